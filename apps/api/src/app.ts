@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import express, { Router } from 'express';
+import cookieParser from 'cookie-parser';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { API_BASE, APP_VERSION } from '@app/contracts';
+import type { AppContext } from './lib/context.js';
+import { authenticate } from './lib/auth/middleware.js';
+import { authRouter } from './lib/auth/auth.router.js';
+import { errorHandler, notFoundRoute } from './lib/errors.js';
+import { route } from './lib/routes.js';
+import { resourceRouters } from './resources/index.js';
+
+export type { AppContext } from './lib/context.js';
+
+/** The API under /api/v1.0: body parsing, authentication, every route, and the error handler. */
+export function apiRouter(ctx: AppContext): Router {
+  const api = Router();
+  api.use(express.json({ limit: '1mb' }));
+  api.use(cookieParser());
+  api.use(authenticate(ctx));
+  api.use(authRouter(ctx));
+  route(api, 'get', '/config/version', (_req, res) => {
+    res.json({ version: APP_VERSION });
+  });
+  for (const router of resourceRouters(ctx)) api.use(router);
+  api.use(notFoundRoute);
+  api.use(errorHandler);
+  return api;
+}
+
+/** Builds the whole application (no listen): API, and the built SPA when present. */
+export function createApp(ctx: AppContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  if (ctx.env.TRUST_PROXY) app.set('trust proxy', ctx.env.TRUST_PROXY);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Mantine sets inline styles; scripts stay same-origin only.
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+    }),
+  );
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      // Only what identifies a request: never cookies, tokens or bodies.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+
+  app.use(API_BASE, apiRouter(ctx));
+  app.use('/api', notFoundRoute, errorHandler);
+
+  const webDist = ctx.env.WEB_DIST;
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    app.use(express.static(webDist, { index: 'index.html', maxAge: '1h' }));
+  } else {
+    app.get('/', (_req, res) => {
+      res.status(503).type('text').send('The web app is not built yet: run "pnpm build" (or "pnpm start", which builds it).');
+    });
+  }
+  app.use(errorHandler);
+  return app;
+}

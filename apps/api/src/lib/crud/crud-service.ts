@@ -1,0 +1,214 @@
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
+import {
+  AppError,
+  formatDateTime,
+  paginate,
+  type AnyResource,
+  type Choice,
+  type ListQuery,
+  type Paged,
+  type SessionUser,
+} from '@app/contracts';
+import { users, type Database, type DbOrTx } from '@app/db';
+import { parseInput } from '../errors.js';
+import { FOREIGN_KEY_VIOLATION, pgErrorOf, UNIQUE_VIOLATION } from './pg-errors.js';
+
+export type Row = Record<string, unknown>;
+type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
+
+/** A table the generic machinery can serve: an integer id and the edit audit pair. */
+export type CrudTable = PgTable & { id: AnyPgColumn; edit_timestamp: AnyPgColumn; edit_user: AnyPgColumn };
+
+export interface CrudConfig<T extends CrudTable = CrudTable> {
+  resource: AnyResource;
+  table: T;
+  /** The row as the API answers it: field name → column or SQL (joined names included). */
+  columns: Selection;
+  /** Joins the `columns` need. */
+  joins?: (q: PgSelect) => PgSelect;
+  /** The quick filter: a condition for a (trimmed, non-empty) search text. */
+  search: (term: string) => SQL | undefined;
+  /** One condition builder per advanced filter field of the descriptor. */
+  filters?: Record<string, (value: unknown) => SQL | undefined>;
+  /** Unique constraint name → the field label a 409 names. */
+  unique?: Record<string, string>;
+  /** The choice list: its label; ordered by label. */
+  choiceLabel?: AnyPgColumn | SQL;
+}
+
+/** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
+export function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export type CrudService = ReturnType<typeof createCrudService>;
+
+/**
+ * The default service of a resource: list, get, create, update (with stale-edit check), delete and
+ * choice list, built from the table and the descriptor. Resources with rules wrap or extend it.
+ */
+export function createCrudService<T extends CrudTable>(db: Database, config: CrudConfig<T>) {
+  const { resource, table, columns } = config;
+  const withJoins = (q: PgSelect): PgSelect => (config.joins ? config.joins(q) : q);
+  for (const field of Object.keys(resource.filterSchema.shape)) {
+    if (!config.filters?.[field]) throw new Error(`${resource.key}: filter "${field}" has no condition`);
+  }
+  for (const field of resource.sortable) {
+    if (!(field in columns)) throw new Error(`${resource.key}: sortable "${field}" is not a column`);
+  }
+
+  function sortColumn(field: string): AnyPgColumn | SQL {
+    const c = columns[field];
+    if (!c) throw new Error(`${resource.key}: no column ${field}`);
+    return 'getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn);
+  }
+
+  function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
+    const conditions: (SQL | undefined)[] = [];
+    if (query.search) conditions.push(config.search(query.search));
+    for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value));
+    return and(...conditions);
+  }
+
+  function selectRows(db: DbOrTx) {
+    return withJoins(db.select(columns).from(table as PgTable).$dynamic());
+  }
+
+  async function get(id: number, tx: DbOrTx = db): Promise<Row> {
+    const [row] = await selectRows(tx).where(eq(table.id, id));
+    if (!row) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
+    return row;
+  }
+
+  function conflictOf(err: unknown): AppError | undefined {
+    const pg = pgErrorOf(err);
+    if (pg?.code === UNIQUE_VIOLATION) {
+      const label = (pg.constraint && config.unique?.[pg.constraint]) ?? 'these values';
+      return new AppError('CONFLICT', `A ${resource.title} with this ${label} already exists`);
+    }
+    if (pg?.code === FOREIGN_KEY_VIOLATION) {
+      return new AppError('CONFLICT', `This ${resource.title} is still used by other records`);
+    }
+    return undefined;
+  }
+
+  async function guarded<R>(work: () => Promise<R>): Promise<R> {
+    try {
+      return await work();
+    } catch (err) {
+      throw conflictOf(err) ?? err;
+    }
+  }
+
+  return {
+    config,
+    get,
+
+    async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
+      const where = whereOf(query);
+      const order = [
+        ...query.sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))),
+        asc(table.id),
+      ];
+      const [counted, data] = await Promise.all([
+        withJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where),
+        selectRows(db)
+          .where(where)
+          .orderBy(...order)
+          .limit(query.perPage)
+          .offset((query.page - 1) * query.perPage),
+      ]);
+      const total = Number(counted[0]?.total ?? 0);
+      return { data, links: { pagination: paginate(total, query.page, query.perPage) } };
+    },
+
+    async create(input: unknown, user: SessionUser): Promise<{ id: number }> {
+      const values = parseInput(resource.createSchema, input, resource.title.toLowerCase());
+      return guarded(async () => {
+        const [row] = await db
+          .insert(table)
+          .values({ ...values, edit_user: user.id } as never)
+          .returning({ id: table.id });
+        return { id: Number(row?.id) };
+      });
+    },
+
+    /**
+     * Applies the changed fields. `ifMatch` is the edit_timestamp the client saw: when the record has
+     * changed since, nothing is written and the 409 names who changed it and when.
+     */
+    async update(id: number, input: unknown, ifMatch: string | undefined, user: SessionUser): Promise<Row> {
+      const { id: bodyId, ...changes } = parseInput(resource.updateSchema, input, resource.title.toLowerCase()) as Row;
+      if (bodyId !== undefined && Number(bodyId) !== id) {
+        throw new AppError('BAD_REQUEST', 'Invalid input: id', { id: ['id in the body must match the URL'] });
+      }
+      return guarded(() =>
+        db.transaction(async (tx) => {
+          const [current] = await tx
+            .select({ edit_timestamp: table.edit_timestamp, editor: users.usr_name })
+            .from(table as PgTable)
+            .leftJoin(users, eq(users.id, table.edit_user))
+            .where(eq(table.id, id))
+            .for('update', { of: table as PgTable });
+          if (!current) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
+          if (ifMatch !== undefined) {
+            const seen = new Date(ifMatch.replace(/^W\//, '').replace(/"/g, ''));
+            const stamp = current.edit_timestamp as Date;
+            if (Number.isNaN(seen.getTime())) {
+              throw new AppError('BAD_REQUEST', 'Invalid If-Match', { 'If-Match': ['If-Match must be the edit_timestamp you saw'] });
+            }
+            if (seen.getTime() !== stamp.getTime()) {
+              throw new AppError(
+                'CONFLICT',
+                `This ${resource.title} was changed by ${current.editor ?? 'another user'} at ${formatDateTime(stamp)} ` +
+                  'after you opened it. Reload it to see the changes.',
+              );
+            }
+          }
+          if (Object.keys(changes).length > 0) {
+            await tx
+              .update(table)
+              .set({
+                ...changes,
+                edit_user: user.id,
+                // Strictly increasing, so two quick edits never share a timestamp (it is the version).
+                edit_timestamp: sql`greatest(clock_timestamp(), ${table.edit_timestamp} + interval '1 millisecond')`,
+              } as never)
+              .where(eq(table.id, id));
+          }
+          return get(id, tx);
+        }),
+      );
+    },
+
+    async remove(id: number): Promise<void> {
+      await guarded(async () => {
+        const deleted = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+        if (deleted.length === 0) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
+      });
+    },
+
+    async choices(): Promise<Choice[]> {
+      const label = config.choiceLabel;
+      if (!label) throw new AppError('NOT_FOUND', `${resource.title} has no choice list`);
+      const rows = await db
+        .select({ id: table.id, name: sql<string>`${label}` })
+        .from(table as PgTable)
+        .orderBy(asc(label), asc(table.id));
+      return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+    },
+
+    /** Changes whenever any id or label of the list changes. */
+    async choiceChecksum(): Promise<string> {
+      const label = config.choiceLabel;
+      if (!label) throw new AppError('NOT_FOUND', `${resource.title} has no choice list`);
+      const [row] = await db
+        .select({
+          checksum: sql<string>`md5(coalesce(string_agg(${table.id}::text || chr(31) || ${label}, chr(30) order by ${table.id}), ''))`,
+        })
+        .from(table as PgTable);
+      return row?.checksum ?? '';
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { AppError, ListParamsSchema, parseSort, type AnyResource, type ListQuery } from '@app/contracts';
+import { parseInput } from '../errors.js';
+
+/**
+ * Parses a list request's query string against the resource: paging, quick filter, sort keys
+ * (whitelisted) and the advanced filters its descriptor declares. Anything else is a 400.
+ */
+export function parseListQuery(resource: AnyResource, query: unknown): ListQuery<Record<string, unknown>> {
+  const raw = (query ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(raw)) {
+    if (Array.isArray(value) || (typeof value === 'object' && value !== null)) {
+      throw new AppError('BAD_REQUEST', `Invalid list query: ${key}`, { [key]: [`${key} may be given once`] });
+    }
+  }
+  const schema = z.strictObject({ ...ListParamsSchema.shape, ...resource.filterSchema.shape });
+  const { page, per_page, search, sort, ...filters } = parseInput(schema, raw, 'list query');
+  let keys;
+  try {
+    keys = sort ? parseSort(sort, resource.sortable) : [...resource.defaultSort];
+  } catch (err) {
+    const message = err instanceof Error ? err.message : 'invalid sort';
+    throw new AppError('BAD_REQUEST', `Invalid list query: sort`, { sort: [message] });
+  }
+  return {
+    page,
+    perPage: per_page,
+    search: search || undefined,
+    sort: keys.length > 0 ? keys : [...resource.defaultSort],
+    filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')),
+  };
+}

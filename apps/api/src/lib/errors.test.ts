@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { setupTestApp } from '../test/app.js';
+import { userWithToken } from '../test/factories.js';
+
+const t = await setupTestApp();
+const admin = await userWithToken(t.app, t.db, 'Administrator');
+const broken = await setupTestApp();
+
+describe('error answers', () => {
+  it('answers 400 JSON for a malformed JSON body', async () => {
+    const res = await t
+      .http()
+      .post('/api/v1.0/countries')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .set('Content-Type', 'application/json')
+      .send('{"cntry_code": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'The request body is not valid JSON' });
+  });
+
+  it('answers 413 for a body over the limit', async () => {
+    const res = await t
+      .http()
+      .post('/api/v1.0/countries')
+      .set('Authorization', `Bearer ${admin.token}`)
+      .send({ cntry_code: 'BIG', cntry_name: 'x'.repeat(1_100_000) });
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('The request body is too large');
+  });
+
+  it('answers 404 JSON for unknown routes under /api', async () => {
+    for (const path of ['/api/v1.0/nothing-here', '/api/v2/countries', '/api/v1.0/countries/1/unknown']) {
+      const res = await t.http().get(path).set('Authorization', `Bearer ${admin.token}`);
+      expect(res.status).toBe(404);
+      expect(res.type).toBe('application/json');
+      expect(res.body.message).toMatch(/^No such API route/);
+    }
+  });
+
+  it('answers 403 when the role is too low', async () => {
+    const reader = await userWithToken(t.app, t.db, 'Reader');
+    const res = await t.http().post('/api/v1.0/countries').set('Authorization', `Bearer ${reader.token}`).send({ cntry_code: 'RR', cntry_name: 'R' });
+    expect(res.status).toBe(403);
+  });
+
+  it('answers every request with an X-Request-Id', async () => {
+    const res = await t.http().get('/api/v1.0/auth/me');
+    expect(res.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
+    const given = await t.http().get('/api/v1.0/auth/me').set('X-Request-Id', 'trace-me-12345');
+    expect(given.headers['x-request-id']).toBe('trace-me-12345');
+  });
+
+  it('answers a failure inside with a generic 500 carrying the request id, never a stack or SQL', async () => {
+    const user = await userWithToken(broken.app, broken.db, 'Administrator');
+    await broken.pool.end();
+    const res = await broken.http().get('/api/v1.0/countries').set('Authorization', `Bearer ${user.token}`);
+    expect(res.status).toBe(500);
+    expect(Object.keys(res.body).sort()).toEqual(['message', 'request_id']);
+    expect(res.body.message).toBe('Internal server error');
+    expect(res.body.request_id).toBe(res.headers['x-request-id']);
+    expect(res.text).not.toMatch(/select|at .*\.ts|pool|Error:/i);
+  });
+});
+
+describe('version', () => {
+  it('GET /config/version answers the version label', async () => {
+    const res = await t.http().get('/api/v1.0/config/version').set('Authorization', `Bearer ${admin.token}`);
+    expect(res.body).toEqual({ version: 'v2.0.51' });
+  });
+});

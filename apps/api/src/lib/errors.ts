@@ -1,0 +1,80 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError, type ErrorBody, type FieldErrors } from '@app/contracts';
+
+/** zod issues → `{field: [messages]}`; issues of the whole object go under `_`. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) (out[k] ??= []).push(`${k} is not a known field`);
+      continue;
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined) message = `${key} is required`;
+    (out[key] ??= []).push(message);
+  }
+  return out;
+}
+
+/** Parses input with a zod schema or throws a 400 naming every bad field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'input'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error);
+  const fields = Object.keys(errors).filter((k) => k !== '_');
+  const message = fields.length > 0 ? `Invalid ${what}: ${fields.join(', ')}` : `Invalid ${what}`;
+  throw new AppError('BAD_REQUEST', message, errors);
+}
+
+export const notFoundRoute: RequestHandler = (req, _res, next) => {
+  next(new AppError('NOT_FOUND', `No such API route: ${req.method} ${req.baseUrl}${req.path}`));
+};
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/**
+ * The one error handler: AppError → its status and message; body-parser errors → 400 / 413;
+ * anything else is logged with the request id and answered with a generic 500 — never a stack or SQL.
+ */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  let status = 500;
+  const body: ErrorBody = { message: 'Internal server error' };
+  if (err instanceof AppError) {
+    status = err.status;
+    body.message = err.message;
+    if (err.errors) body.errors = err.errors;
+  } else if (err instanceof z.ZodError) {
+    status = 400;
+    body.message = 'Invalid input';
+    body.errors = fieldErrors(err);
+  } else {
+    const e = (err ?? {}) as HttpishError;
+    const s = e.status ?? e.statusCode;
+    if (e.type === 'entity.parse.failed') {
+      status = 400;
+      body.message = 'The request body is not valid JSON';
+    } else if (e.type === 'entity.too.large') {
+      status = 413;
+      body.message = 'The request body is too large';
+    } else if (typeof s === 'number' && s >= 400 && s < 500 && e.expose) {
+      status = s;
+      body.message = s === 415 ? 'Unsupported content type' : 'Bad request';
+    }
+  }
+  if (status >= 500) {
+    req.log?.error({ err }, 'request failed');
+    body.request_id = String(req.id);
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).json(body);
+};

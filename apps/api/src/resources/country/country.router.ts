@@ -1,0 +1,23 @@
+import { ilike, or } from 'drizzle-orm';
+import { countryResource } from '@app/contracts';
+import { countries } from '@app/db';
+import type { AppContext } from '../../lib/context.js';
+import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
+import { crudRouter } from '../../lib/crud/crud-router.js';
+
+export function countryRouter(ctx: AppContext) {
+  const service = createCrudService(ctx.db, {
+    resource: countryResource,
+    table: countries,
+    columns: {
+      id: countries.id,
+      cntry_code: countries.cntry_code,
+      cntry_name: countries.cntry_name,
+      edit_timestamp: countries.edit_timestamp,
+    },
+    search: (term) => or(ilike(countries.cntry_code, likePattern(term)), ilike(countries.cntry_name, likePattern(term))),
+    unique: { countries_cntry_code_unique: 'Code' },
+    choiceLabel: countries.cntry_name,
+  });
+  return crudRouter(service);
+}

@@ -1,0 +1,42 @@
+import type { Level } from './roles.js';
+import type { AnyResource } from '../common/resource.js';
+import { resources } from '../resources/index.js';
+
+export type Access = Level | 'public';
+
+/**
+ * The one permission table (spec §6). Keys are `METHOD /path` with Express-style parameters,
+ * relative to /api/v1.0. The API enforces it on every route; the web hides what it forbids.
+ */
+function resourceRoutes(r: AnyResource): Record<string, Access> {
+  const base = `/${r.apiPath}`;
+  const routes: Record<string, Access> = {
+    [`GET ${base}`]: r.access.read,
+    [`GET ${base}/:id`]: r.access.read,
+    [`POST ${base}`]: r.access.write,
+    [`PUT ${base}/:id`]: r.access.write,
+  };
+  if (r.deletable) routes[`DELETE ${base}/:id`] = r.access.write;
+  if (r.choice) {
+    routes[`GET /${r.choice}/choice`] = 'reader';
+    routes[`GET /${r.choice}/choice_checksum`] = 'reader';
+  }
+  return routes;
+}
+
+export const apiPermissions: Readonly<Record<string, Access>> = {
+  'POST /auth/login': 'public',
+  'GET /auth/me': 'reader',
+  'POST /auth/logout': 'reader',
+  'GET /config/version': 'reader',
+  ...Object.assign({}, ...resources.map(resourceRoutes)),
+};
+
+/** Gated elements of the web that are not a resource's New / Edit / Delete. */
+export const uiPermissions = {
+  'menu.manage': 'administrator',
+  'route.config': 'administrator',
+  'config.email': 'developer',
+} as const satisfies Record<string, Level>;
+
+export type UiElement = keyof typeof uiPermissions;

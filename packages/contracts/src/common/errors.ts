@@ -1,0 +1,42 @@
+/** Error codes shared by the API (which throws them) and the web (which shows them). */
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** Field name → messages, as answered with a 400. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface ErrorBody {
+  message: string;
+  errors?: FieldErrors;
+  request_id?: string;
+}
+
+/**
+ * An error whose message is safe to show to the user. Anything that is not an AppError
+ * is answered with a generic 500 text, never with its own message.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldErrors | undefined;
+
+  constructor(code: ErrorCode, message: string, errors?: FieldErrors) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.errors = errors;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}

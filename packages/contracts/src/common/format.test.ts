@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatBool, formatDate, formatDateTime, formatMoney } from './format.js';
+
+describe('formatting', () => {
+  it('shows dates as DD-MM-YYYY without shifting the calendar day', () => {
+    expect(formatDate('2024-03-05')).toBe('05-03-2024');
+    expect(formatDate('2024-12-31')).toBe('31-12-2024');
+    expect(formatDate(null)).toBe('');
+  });
+
+  it('shows timestamps as DD-MM-YYYY HH:mm in the office time zone', () => {
+    expect(formatDateTime('2024-07-01T10:30:00Z')).toBe('01-07-2024 12:30');
+    expect(formatDateTime('2024-01-01T23:30:00Z')).toBe('02-01-2024 00:30');
+    expect(formatDateTime('2024-07-01T10:30:00Z', 'UTC')).toBe('01-07-2024 10:30');
+    expect(formatDateTime(undefined)).toBe('');
+  });
+
+  it('shows money with the euro sign and two decimals', () => {
+    expect(formatMoney('1234.5')).toBe('€ 1.234,50');
+    expect(formatMoney(0)).toBe('€ 0,00');
+    expect(formatMoney('-12.345')).toBe('€ -12,35');
+    expect(formatMoney(null)).toBe('');
+  });
+
+  it('shows booleans as Yes / No', () => {
+    expect(formatBool(true)).toBe('Yes');
+    expect(formatBool(false)).toBe('No');
+    expect(formatBool(null)).toBe('');
+  });
+});

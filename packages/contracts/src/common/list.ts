@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** Page size of every overview (spec §9) and the most a client may ask for (DESIGN §4). */
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 200;
+
+export type SortDirection = 'asc' | 'desc';
+export interface SortKey {
+  field: string;
+  direction: SortDirection;
+}
+
+/** `last_name|asc,start_date|desc` → sort keys. Throws a readable message on bad input. */
+export function parseSort(text: string, sortable: readonly string[]): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const part of text.split(',')) {
+    const trimmed = part.trim();
+    if (trimmed === '') continue;
+    const [field = '', direction = 'asc', ...rest] = trimmed.split('|');
+    if (rest.length > 0) throw new Error(`"${trimmed}" is not of the form field|asc or field|desc`);
+    if (!sortable.includes(field)) throw new Error(`cannot sort by "${field}"`);
+    if (direction !== 'asc' && direction !== 'desc') {
+      throw new Error(`sort direction of "${field}" must be asc or desc`);
+    }
+    if (keys.some((k) => k.field === field)) throw new Error(`"${field}" is sorted by twice`);
+    keys.push({ field, direction });
+  }
+  return keys;
+}
+
+export function formatSort(keys: readonly SortKey[]): string {
+  return keys.map((k) => `${k.field}|${k.direction}`).join(',');
+}
+
+export interface Pagination {
+  total: number;
+  per_page: number;
+  current_page: number;
+  last_page: number;
+  from: number;
+  to: number;
+}
+
+export interface Paged<Row> {
+  data: Row[];
+  links: { pagination: Pagination };
+}
+
+export function paginate(total: number, page: number, perPage: number): Pagination {
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const skipped = (page - 1) * perPage;
+  const empty = skipped >= total;
+  return {
+    total,
+    per_page: perPage,
+    current_page: page,
+    last_page: lastPage,
+    from: empty ? 0 : skipped + 1,
+    to: empty ? 0 : Math.min(total, skipped + perPage),
+  };
+}
+
+/** `from-to of total`, the range text of every overview. */
+export function rangeText(p: Pagination): string {
+  return `${p.from}-${p.to} of ${p.total}`;
+}
+
+const positiveInt = (name: string, max?: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max ?? Number.MAX_SAFE_INTEGER, `${name} must be at most ${max}`);
+
+/** The paging and quick-filter part of every list query. */
+export const ListParamsSchema = z.object({
+  page: positiveInt('page').default(1),
+  per_page: positiveInt('per_page', MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
+  sort: z.string().max(500).optional(),
+});
+
+export type ListParams = z.infer<typeof ListParamsSchema>;
+
+export interface ListQuery<Filter> {
+  page: number;
+  perPage: number;
+  search: string | undefined;
+  sort: SortKey[];
+  filters: Filter;
+}

