@@ -10,6 +10,7 @@ import type { AppContext } from './lib/context.js';
 import { authenticate } from './lib/auth/middleware.js';
 import { authRouter } from './lib/auth/auth.router.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
+import { openApiDocument } from './lib/openapi.js';
 import { route } from './lib/routes.js';
 import { resourceRouters } from './resources/index.js';
 
@@ -24,6 +25,10 @@ export function apiRouter(ctx: AppContext): Router {
   api.use(authRouter(ctx));
   route(api, 'get', '/config/version', (_req, res) => {
     res.json({ version: APP_VERSION });
+  });
+  const openApi = openApiDocument();
+  route(api, 'get', '/openapi.json', (_req, res) => {
+    res.json(openApi);
   });
   for (const router of resourceRouters(ctx)) api.use(router);
   api.use(notFoundRoute);

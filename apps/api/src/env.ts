@@ -29,7 +29,9 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Reads and validates the environment once; a bad value stops start-up with a message naming the variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
+  // An empty variable (`ADMIN_PASSWORD=`) means "not set", as in most deployment tools.
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);

@@ -68,3 +68,14 @@ describe('version', () => {
     expect(res.body).toEqual({ version: 'v2.0.51' });
   });
 });
+
+describe('OpenAPI document', () => {
+  it('describes every route of the permission table with its level', async () => {
+    const res = await t.http().get('/api/v1.0/openapi.json').set('Authorization', `Bearer ${admin.token}`);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.paths['/countries/{id}'].put['x-required-level']).toBe('administrator');
+    expect(res.body.paths['/countries'].post.requestBody.content['application/json'].schema.required).toEqual(['cntry_code', 'cntry_name']);
+    expect(res.body.paths['/auth/login'].post['x-required-level']).toBe('public');
+  });
+});

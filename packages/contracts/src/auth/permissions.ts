@@ -29,6 +29,7 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /auth/me': 'reader',
   'POST /auth/logout': 'reader',
   'GET /config/version': 'reader',
+  'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes)),
 };
 
