@@ -13,16 +13,23 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
   const routes: Record<string, Access> = {
     [`GET ${base}`]: r.access.read,
     [`GET ${base}/:id`]: r.access.read,
-    [`POST ${base}`]: r.access.write,
-    [`PUT ${base}/:id`]: r.access.write,
   };
-  if (r.deletable) routes[`DELETE ${base}/:id`] = r.access.write;
-  if (r.choice) {
-    routes[`GET /${r.choice}/choice`] = 'reader';
-    routes[`GET /${r.choice}/choice_checksum`] = 'reader';
+  if (!r.readOnly) {
+    routes[`POST ${base}`] = r.access.write;
+    routes[`PUT ${base}/:id`] = r.access.write;
   }
+  if (r.deletable && !r.readOnly) routes[`DELETE ${base}/:id`] = r.access.write;
   return routes;
 }
+
+/** Choice lists (spec §7) served so far: `GET /{name}/choice` and `/{name}/choice_checksum`, for everyone. */
+export const CHOICE_LISTS = ['countries', 'logging_types', 'userroles'] as const;
+export type ChoiceListName = (typeof CHOICE_LISTS)[number];
+
+const choiceRoutes = (name: string): Record<string, Access> => ({
+  [`GET /${name}/choice`]: 'reader',
+  [`GET /${name}/choice_checksum`]: 'reader',
+});
 
 export const apiPermissions: Readonly<Record<string, Access>> = {
   'POST /auth/login': 'public',
@@ -30,7 +37,7 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'POST /auth/logout': 'reader',
   'GET /config/version': 'reader',
   'GET /openapi.json': 'reader',
-  ...Object.assign({}, ...resources.map(resourceRoutes)),
+  ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
 };
 
 /** Gated elements of the web that are not a resource's New / Edit / Delete. */

@@ -35,6 +35,10 @@ export interface ResourceDescriptor<
   access: { read: Level; write: Level };
   /** False where records can never be deleted (users). */
   deletable: boolean;
+  /** True where nobody creates or edits records through the API (the event log). */
+  readOnly?: boolean;
+  /** Fields whose values never appear in the event log (shown as ***). */
+  secretFields?: readonly string[];
   /** Field shown as the row reference in batch errors and stale-edit messages. */
   referenceField: string;
 }

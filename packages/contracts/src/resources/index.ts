@@ -1,7 +1,9 @@
 import type { AnyResource } from '../common/resource.js';
 import { countryResource } from './country.js';
+import { logEventResource } from './log-event.js';
 
 export * from './country.js';
+export * from './log-event.js';
 
 /** Every resource served by the generic machinery. */
-export const resources: readonly AnyResource[] = [countryResource];
+export const resources: readonly AnyResource[] = [countryResource, logEventResource];

@@ -1,2 +1,3 @@
 export * from './auth.js';
 export * from './country.js';
+export * from './event.js';

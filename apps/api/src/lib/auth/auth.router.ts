@@ -10,6 +10,7 @@ import { SESSION_COOKIE } from './middleware.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createSession, endSession, sessionUserColumns } from './sessions.js';
 import { signToken } from './tokens.js';
+import { recordEvent } from '../events/record.js';
 
 function loginLimiters(ctx: AppContext) {
   const windowMs = ctx.env.LOGIN_WINDOW_MINUTES * 60_000;
@@ -53,11 +54,17 @@ export function authRouter(ctx: AppContext): Router {
       .innerJoin(userroles, eq(userroles.id, users.usr_role_id))
       .where(eq(sql`lower(${users.usr_login_name})`, username.toLowerCase()));
     const check = await verifyPassword(row?.hash, password);
-    if (!row || !check.ok || !row.usr_active) throw new AppError('UNAUTHENTICATED', 'Wrong username or password');
-    if (check.needsRehash) {
-      await ctx.db.update(users).set({ usr_login_password: await hashPassword(password) }).where(eq(users.id, row.id));
+    if (!row || !check.ok || !row.usr_active) {
+      const why = !row ? 'unknown login' : !check.ok ? 'wrong password' : 'account deactivated';
+      await recordEvent(ctx.db, { type: 'loginFailed', userId: row?.id ?? null, message: `Failed login as "${username.slice(0, 100)}" (${why})` });
+      throw new AppError('UNAUTHENTICATED', 'Wrong username or password');
     }
-    const session = await createSession(ctx.db, row.id, ctx.env.SESSION_HOURS);
+    const rehashed = check.needsRehash ? await hashPassword(password) : undefined;
+    const session = await ctx.db.transaction(async (tx) => {
+      if (rehashed) await tx.update(users).set({ usr_login_password: rehashed }).where(eq(users.id, row.id));
+      await recordEvent(tx, { type: 'login', userId: row.id, message: `Login of "${row.usr_login_name}"` });
+      return createSession(tx, row.id, ctx.env.SESSION_HOURS);
+    });
     const token = signToken(ctx.jwtSecret, { sub: String(row.id), sid: session.id }, ctx.env.SESSION_HOURS * 3600);
     res.cookie(SESSION_COOKIE, token, { ...cookieOptions, expires: session.expiresAt });
     const { hash: _hash, ...user } = row;
@@ -69,7 +76,11 @@ export function authRouter(ctx: AppContext): Router {
   });
 
   route(router, 'post', '/auth/logout', async (req, res) => {
-    if (req.sessionId) await endSession(ctx.db, req.sessionId);
+    const user = req.user!;
+    await ctx.db.transaction(async (tx) => {
+      if (req.sessionId) await endSession(tx, req.sessionId);
+      await recordEvent(tx, { type: 'logout', userId: user.id, message: `Logout of "${user.usr_login_name}"` });
+    });
     res.clearCookie(SESSION_COOKIE, cookieOptions);
     res.status(204).end();
   });

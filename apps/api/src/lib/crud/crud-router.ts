@@ -19,16 +19,6 @@ export function crudRouter(service: CrudService): Router {
   const router = Router();
   const base = `/${resource.apiPath}`;
 
-  if (resource.choice) {
-    const choice = `/${resource.choice}`;
-    route(router, 'get', `${choice}/choice`, async (_req, res) => {
-      res.json(await service.choices());
-    });
-    route(router, 'get', `${choice}/choice_checksum`, async (_req, res) => {
-      res.json({ checksum: await service.choiceChecksum() });
-    });
-  }
-
   route(router, 'get', base, async (req, res) => {
     res.json(await service.list(parseListQuery(resource, req.query)));
   });
@@ -36,6 +26,8 @@ export function crudRouter(service: CrudService): Router {
   route(router, 'get', `${base}/:id`, async (req, res) => {
     res.json(await service.get(idParam(req.params.id)));
   });
+
+  if (resource.readOnly) return router;
 
   route(router, 'post', base, async (req, res) => {
     res.status(201).json(await service.create(req.body, req.user!));
@@ -47,7 +39,7 @@ export function crudRouter(service: CrudService): Router {
 
   if (resource.deletable) {
     route(router, 'delete', `${base}/:id`, async (req, res) => {
-      await service.remove(idParam(req.params.id));
+      await service.remove(idParam(req.params.id), req.user!);
       res.status(204).end();
     });
   }

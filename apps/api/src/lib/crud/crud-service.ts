@@ -5,20 +5,21 @@ import {
   formatDateTime,
   paginate,
   type AnyResource,
-  type Choice,
   type ListQuery,
   type Paged,
   type SessionUser,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx } from '@app/db';
+import { alias } from 'drizzle-orm/pg-core';
 import { parseInput } from '../errors.js';
+import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorOf, UNIQUE_VIOLATION } from './pg-errors.js';
 
 export type Row = Record<string, unknown>;
 type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
 
-/** A table the generic machinery can serve: an integer id and the edit audit pair. */
-export type CrudTable = PgTable & { id: AnyPgColumn; edit_timestamp: AnyPgColumn; edit_user: AnyPgColumn };
+/** A table the generic machinery can serve: an integer id, and the edit audit pair unless read-only. */
+export type CrudTable = PgTable & { id: AnyPgColumn; edit_timestamp?: AnyPgColumn; edit_user?: AnyPgColumn };
 
 export interface CrudConfig<T extends CrudTable = CrudTable> {
   resource: AnyResource;
@@ -33,8 +34,8 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
   filters?: Record<string, (value: unknown) => SQL | undefined>;
   /** Unique constraint name → the field label a 409 names. */
   unique?: Record<string, string>;
-  /** The choice list: its label; ordered by label. */
-  choiceLabel?: AnyPgColumn | SQL;
+  /** The student and contract an event about this row concerns (shown in the event log). */
+  eventLinks?: (row: Row) => Pick<EventInput, 'studentId' | 'contractId'>;
 }
 
 /** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
@@ -49,7 +50,11 @@ export type CrudService = ReturnType<typeof createCrudService>;
  * choice list, built from the table and the descriptor. Resources with rules wrap or extend it.
  */
 export function createCrudService<T extends CrudTable>(db: Database, config: CrudConfig<T>) {
-  const { resource, table, columns } = config;
+  const { resource, columns } = config;
+  const table = config.table as T & { edit_timestamp: AnyPgColumn; edit_user: AnyPgColumn };
+  if (!resource.readOnly && (!config.table.edit_timestamp || !config.table.edit_user)) {
+    throw new Error(`${resource.key}: an editable table needs edit_timestamp and edit_user`);
+  }
   const withJoins = (q: PgSelect): PgSelect => (config.joins ? config.joins(q) : q);
   for (const field of Object.keys(resource.filterSchema.shape)) {
     if (!config.filters?.[field]) throw new Error(`${resource.key}: filter "${field}" has no condition`);
@@ -71,15 +76,27 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return and(...conditions);
   }
 
-  function selectRows(db: DbOrTx) {
-    return withJoins(db.select(columns).from(table as PgTable).$dynamic());
+  function selectRows(db: DbOrTx, extra: Selection = {}) {
+    return withJoins(db.select({ ...columns, ...extra }).from(table as PgTable).$dynamic());
   }
+
+  // Who last edited a row, for the stale-edit message; aliased so a resource may join users itself.
+  const editor = alias(users, 'editor');
 
   async function get(id: number, tx: DbOrTx = db): Promise<Row> {
     const [row] = await selectRows(tx).where(eq(table.id, id));
     if (!row) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
     return row;
   }
+
+  const reference = (row: Row) => `"${String(row[resource.referenceField] ?? row.id)}"`;
+  const event = (type: 'create' | 'update' | 'delete', row: Row, user: SessionUser) => ({
+    type,
+    userId: user.id,
+    resource: resource.key,
+    recordId: Number(row.id),
+    ...config.eventLinks?.(row),
+  });
 
   function conflictOf(err: unknown): AppError | undefined {
     const pg = pgErrorOf(err);
@@ -125,13 +142,18 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     async create(input: unknown, user: SessionUser): Promise<{ id: number }> {
       const values = parseInput(resource.createSchema, input, resource.title.toLowerCase());
-      return guarded(async () => {
-        const [row] = await db
-          .insert(table)
-          .values({ ...values, edit_user: user.id } as never)
-          .returning({ id: table.id });
-        return { id: Number(row?.id) };
-      });
+      return guarded(() =>
+        db.transaction(async (tx) => {
+          const [inserted] = await tx
+            .insert(table)
+            .values({ ...values, edit_user: user.id } as never)
+            .returning({ id: table.id });
+          const id = Number(inserted?.id);
+          const row = await get(id, tx);
+          await recordEvent(tx, { ...event('create', row, user), message: `Created ${resource.title} ${reference(row)}` });
+          return { id };
+        }),
+      );
     },
 
     /**
@@ -145,28 +167,27 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       }
       return guarded(() =>
         db.transaction(async (tx) => {
-          const [current] = await tx
-            .select({ edit_timestamp: table.edit_timestamp, editor: users.usr_name })
-            .from(table as PgTable)
-            .leftJoin(users, eq(users.id, table.edit_user))
+          const [current] = await selectRows(tx, { __stamp: table.edit_timestamp, __editor: editor.usr_name })
+            .leftJoin(editor, eq(editor.id, table.edit_user))
             .where(eq(table.id, id))
             .for('update', { of: table as PgTable });
           if (!current) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
           if (ifMatch !== undefined) {
             const seen = new Date(ifMatch.replace(/^W\//, '').replace(/"/g, ''));
-            const stamp = current.edit_timestamp as Date;
+            const stamp = current.__stamp as Date;
             if (Number.isNaN(seen.getTime())) {
               throw new AppError('BAD_REQUEST', 'Invalid If-Match', { 'If-Match': ['If-Match must be the edit_timestamp you saw'] });
             }
             if (seen.getTime() !== stamp.getTime()) {
               throw new AppError(
                 'CONFLICT',
-                `This ${resource.title} was changed by ${current.editor ?? 'another user'} at ${formatDateTime(stamp)} ` +
+                `This ${resource.title} was changed by ${current.__editor ?? 'another user'} at ${formatDateTime(stamp)} ` +
                   'after you opened it. Reload it to see the changes.',
               );
             }
           }
-          if (Object.keys(changes).length > 0) {
+          const changed = diffFields(current, changes, resource.secretFields);
+          if (Object.keys(changed).length > 0) {
             await tx
               .update(table)
               .set({
@@ -176,39 +197,25 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
                 edit_timestamp: sql`greatest(clock_timestamp(), ${table.edit_timestamp} + interval '1 millisecond')`,
               } as never)
               .where(eq(table.id, id));
+            await recordEvent(tx, {
+              ...event('update', current, user),
+              message: `Updated ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
+              changes: changed,
+            });
           }
           return get(id, tx);
         }),
       );
     },
 
-    async remove(id: number): Promise<void> {
-      await guarded(async () => {
-        const deleted = await db.delete(table).where(eq(table.id, id)).returning({ id: table.id });
-        if (deleted.length === 0) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
-      });
-    },
-
-    async choices(): Promise<Choice[]> {
-      const label = config.choiceLabel;
-      if (!label) throw new AppError('NOT_FOUND', `${resource.title} has no choice list`);
-      const rows = await db
-        .select({ id: table.id, name: sql<string>`${label}` })
-        .from(table as PgTable)
-        .orderBy(asc(label), asc(table.id));
-      return rows.map((r) => ({ id: Number(r.id), name: r.name }));
-    },
-
-    /** Changes whenever any id or label of the list changes. */
-    async choiceChecksum(): Promise<string> {
-      const label = config.choiceLabel;
-      if (!label) throw new AppError('NOT_FOUND', `${resource.title} has no choice list`);
-      const [row] = await db
-        .select({
-          checksum: sql<string>`md5(coalesce(string_agg(${table.id}::text || chr(31) || ${label}, chr(30) order by ${table.id}), ''))`,
-        })
-        .from(table as PgTable);
-      return row?.checksum ?? '';
+    async remove(id: number, user: SessionUser): Promise<void> {
+      await guarded(() =>
+        db.transaction(async (tx) => {
+          const row = await get(id, tx);
+          await tx.delete(table).where(eq(table.id, id));
+          await recordEvent(tx, { ...event('delete', row, user), message: `Deleted ${resource.title} ${reference(row)}` });
+        }),
+      );
     },
   };
 }

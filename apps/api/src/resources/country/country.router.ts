@@ -4,6 +4,7 @@ import { countries } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { crudRouter } from '../../lib/crud/crud-router.js';
+import { tableChoices } from '../../lib/crud/choices.js';
 
 export function countryRouter(ctx: AppContext) {
   const service = createCrudService(ctx.db, {
@@ -17,7 +18,8 @@ export function countryRouter(ctx: AppContext) {
     },
     search: (term) => or(ilike(countries.cntry_code, likePattern(term)), ilike(countries.cntry_name, likePattern(term))),
     unique: { countries_cntry_code_unique: 'Code' },
-    choiceLabel: countries.cntry_name,
   });
   return crudRouter(service);
 }
+
+export const countryChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: countries, id: countries.id, label: countries.cntry_name });

@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { asc, desc, eq } from 'drizzle-orm';
+import { EVENT_TYPE_IDS, EVENT_TYPES } from '@app/contracts';
+import { loggingTypes, logEvents } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { createCountry, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
+
+const t = await setupTestApp();
+let admin: Awaited<ReturnType<typeof userWithToken>>;
+const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = admin.token) =>
+  t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+const eventsOf = (recordId: number) =>
+  t.db.select().from(logEvents).where(eq(logEvents.record_id, recordId)).orderBy(asc(logEvents.id));
+
+beforeAll(async () => {
+  admin = await userWithToken(t.app, t.db, 'Administrator');
+});
+
+describe('events written with the change', () => {
+  it('records create, update (changed fields old → new) and delete of a country, by whom', async () => {
+    const created = await api('post', '/countries').send({ cntry_code: 'EVT', cntry_name: 'Eventland' });
+    const id = created.body.id as number;
+    await api('put', `/countries/${id}`).send({ id, cntry_name: 'Eventland Two', cntry_code: 'EVT' });
+    await api('delete', `/countries/${id}`);
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.create, EVENT_TYPE_IDS.update, EVENT_TYPE_IDS.delete]);
+    expect(events.every((e) => e.usr_id === admin.id && e.resource === 'country')).toBe(true);
+    expect(events[0]!.le_message).toBe('Created Country "EVT"');
+    // Only the field that really changed is listed (the code was sent unchanged).
+    expect(events[1]!.changes).toEqual({ cntry_name: { old: 'Eventland', new: 'Eventland Two' } });
+    expect(events[1]!.le_message).toBe('Updated Country "EVT": cntry_name "Eventland" → "Eventland Two"');
+    expect(events[2]!.le_message).toBe('Deleted Country "EVT"');
+  });
+
+  it('writes no event when nothing changed or when the change fails', async () => {
+    const c = await createCountry(t.db, { cntry_code: 'NOC', cntry_name: 'Nochange' });
+    await createCountry(t.db, { cntry_code: 'TAK' });
+    expect((await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_name: 'Nochange' })).status).toBe(200);
+    expect((await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_code: 'TAK' })).status).toBe(409);
+    expect(await eventsOf(c.id)).toEqual([]);
+  });
+
+  it('records logins, failed logins and logouts', async () => {
+    const user = await createUser(t.db);
+    await t.http().post('/api/v1.0/auth/login').send({ username: user.login, password: 'wrong password' });
+    const ok = await t.http().post('/api/v1.0/auth/login').send({ username: user.login, password: PASSWORD });
+    await t.http().post('/api/v1.0/auth/logout').set('Authorization', `Bearer ${ok.body.token}`);
+    const events = await t.db.select().from(logEvents).where(eq(logEvents.usr_id, user.id)).orderBy(asc(logEvents.id));
+    expect(events.map((e) => [e.eventtype_id, e.le_message])).toEqual([
+      [EVENT_TYPE_IDS.loginFailed, `Failed login as "${user.login}" (wrong password)`],
+      [EVENT_TYPE_IDS.login, `Login of "${user.login}"`],
+      [EVENT_TYPE_IDS.logout, `Logout of "${user.login}"`],
+    ]);
+  });
+});
+
+describe('GET /logging', () => {
+  it('lists events newest first with type and user names', async () => {
+    await api('post', '/countries').send({ cntry_code: 'NEW', cntry_name: 'Newest' });
+    const res = await api('get', '/logging?per_page=5');
+    expect(res.status).toBe(200);
+    const [first] = res.body.data;
+    expect(first).toMatchObject({ eventtype: 'Create', le_message: 'Created Country "NEW"', usr_name: 'Test Administrator', usr_id: admin.id });
+    const times = res.body.data.map((e: { le_time: string }) => e.le_time);
+    expect(times).toEqual([...times].sort().reverse());
+    const [latest] = await t.db.select().from(logEvents).orderBy(desc(logEvents.le_time), desc(logEvents.id)).limit(1);
+    expect(first.id).toBe(latest!.id);
+  });
+
+  it('filters by user, event type and event time range', async () => {
+    const other = await userWithToken(t.app, t.db, 'Administrator');
+    await api('post', '/countries', other.token).send({ cntry_code: 'OTH', cntry_name: 'Other' });
+    const byUser = await api('get', `/logging?usr_id=${other.id}`);
+    expect(byUser.body.data.map((e: { le_message: string }) => e.le_message)).toEqual(['Created Country "OTH"', `Login of "${other.login}"`]);
+    const byType = await api('get', `/logging?usr_id=${other.id}&eventtype_id=${EVENT_TYPE_IDS.login}`);
+    expect(byType.body.data).toHaveLength(1);
+    const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
+    expect((await api('get', `/logging?usr_id=${other.id}&le_time_from=${today}&le_time_to=${today}`)).body.data).toHaveLength(2);
+    expect((await api('get', `/logging?usr_id=${other.id}&le_time_to=2000-01-01`)).body.data).toHaveLength(0);
+    expect((await api('get', `/logging?usr_id=${other.id}&le_time_from=2999-01-01`)).body.data).toHaveLength(0);
+    const bad = await api('get', '/logging?le_time_from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty('le_time_from');
+  });
+
+  it('cannot be written through the API, by anyone', async () => {
+    const developer = await userWithToken(t.app, t.db, 'Developer');
+    const [any] = await t.db.select().from(logEvents).limit(1);
+    expect((await api('post', '/logging', developer.token).send({ le_message: 'forged' })).status).toBe(404);
+    expect((await api('put', `/logging/${any!.id}`, developer.token).send({ id: any!.id, le_message: 'forged' })).status).toBe(404);
+    expect((await api('delete', `/logging/${any!.id}`, developer.token)).status).toBe(404);
+    const [same] = await t.db.select().from(logEvents).where(eq(logEvents.id, any!.id));
+    expect(same).toEqual(any);
+  });
+});
+
+describe('event types', () => {
+  it('are seeded exactly as the contracts declare them, and served as the logging_types choice list', async () => {
+    const rows = await t.db.select().from(loggingTypes).orderBy(asc(loggingTypes.id));
+    expect(rows).toEqual(EVENT_TYPES.map(({ id, name }) => ({ id, name })));
+    const choice = await api('get', '/logging_types/choice');
+    expect(choice.body).toEqual(rows);
+    expect((await api('get', '/logging_types/choice_checksum')).body.checksum).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('serves the user roles choice list', async () => {
+    expect((await api('get', '/userroles/choice')).body).toEqual([
+      { id: 1, name: 'Developer' },
+      { id: 2, name: 'Administrator' },
+      { id: 3, name: 'User' },
+      { id: 4, name: 'Reader' },
+    ]);
+  });
+});
