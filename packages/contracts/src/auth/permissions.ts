@@ -17,13 +17,14 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
   if (!r.readOnly) {
     routes[`POST ${base}`] = r.access.write;
     routes[`PUT ${base}/:id`] = r.access.write;
+    // Also where records can never be deleted: the route is there to say so.
+    routes[`DELETE ${base}/:id`] = r.access.write;
   }
-  if (r.deletable && !r.readOnly) routes[`DELETE ${base}/:id`] = r.access.write;
   return routes;
 }
 
 /** Choice lists (spec §7) served so far: `GET /{name}/choice` and `/{name}/choice_checksum`, for everyone. */
-export const CHOICE_LISTS = ['countries', 'logging_types', 'userroles'] as const;
+export const CHOICE_LISTS = ['countries', 'logging_types', 'userroles', 'users'] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 
 const choiceRoutes = (name: string): Record<string, Access> => ({
@@ -38,6 +39,8 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /config/version': 'reader',
   'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
+  // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
+  'PUT /users/:id': 'reader',
 };
 
 /** Gated elements of the web that are not a resource's New / Edit / Delete. */

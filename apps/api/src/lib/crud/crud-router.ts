@@ -1,8 +1,8 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { AppError } from '@app/contracts';
 import { route } from '../routes.js';
-import type { CrudService } from './crud-service.js';
+import type { Actor, CrudService } from './crud-service.js';
 import { parseListQuery } from './list-query.js';
 
 const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
@@ -11,6 +11,12 @@ export function idParam(value: unknown): number {
   const parsed = IdSchema.safeParse(value);
   if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid id', { id: ['id must be a positive whole number'] });
   return parsed.data;
+}
+
+/** The user and session of an authenticated request (routes are guarded before they run). */
+export function actorOf(req: Request): Actor {
+  if (!req.user) throw new AppError('UNAUTHENTICATED', 'You are not logged in');
+  return { user: req.user, sessionId: req.sessionId };
 }
 
 /** The generic routes of a resource (spec §7), guarded by the permission table. */
@@ -30,19 +36,20 @@ export function crudRouter(service: CrudService): Router {
   if (resource.readOnly) return router;
 
   route(router, 'post', base, async (req, res) => {
-    res.status(201).json(await service.create(req.body, req.user!));
+    res.status(201).json(await service.create(req.body, actorOf(req)));
   });
 
   route(router, 'put', `${base}/:id`, async (req, res) => {
-    res.json(await service.update(idParam(req.params.id), req.body, req.get('If-Match'), req.user!));
+    res.json(await service.update(idParam(req.params.id), req.body, req.get('If-Match'), actorOf(req)));
   });
 
-  if (resource.deletable) {
-    route(router, 'delete', `${base}/:id`, async (req, res) => {
-      await service.remove(idParam(req.params.id), req.user!);
-      res.status(204).end();
-    });
-  }
+  route(router, 'delete', `${base}/:id`, async (req, res) => {
+    if (!resource.deletable) {
+      throw new AppError('METHOD_NOT_ALLOWED', `A ${resource.title} can never be deleted`);
+    }
+    await service.remove(idParam(req.params.id), actorOf(req));
+    res.status(204).end();
+  });
 
   return router;
 }

@@ -7,9 +7,11 @@ import {
   type AnyResource,
   type ListQuery,
   type Paged,
+  type EventTypeKey,
+  type FieldChanges,
   type SessionUser,
 } from '@app/contracts';
-import { users, type Database, type DbOrTx } from '@app/db';
+import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { alias } from 'drizzle-orm/pg-core';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
@@ -36,6 +38,21 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
   unique?: Record<string, string>;
   /** The student and contract an event about this row concerns (shown in the event log). */
   eventLinks?: (row: Row) => Pick<EventInput, 'studentId' | 'contractId'>;
+  /** Where a resource's rules go; each runs inside the change's transaction. */
+  hooks?: {
+    /** Checks and turns validated input into the values stored (e.g. hashes a password). */
+    beforeCreate?: (values: Row, actor: Actor) => Promise<Row> | Row;
+    beforeUpdate?: (changes: Row, current: Row, actor: Actor) => Promise<Row> | Row;
+    afterUpdate?: (tx: Tx, change: { id: number; changed: FieldChanges }, actor: Actor) => Promise<void>;
+    /** The event type of an update (default `update`). */
+    updateEventType?: (changed: FieldChanges) => EventTypeKey;
+  };
+}
+
+/** Who makes a change: the user and the session it comes from. */
+export interface Actor {
+  user: SessionUser;
+  sessionId?: string;
 }
 
 /** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
@@ -56,6 +73,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     throw new Error(`${resource.key}: an editable table needs edit_timestamp and edit_user`);
   }
   const withJoins = (q: PgSelect): PgSelect => (config.joins ? config.joins(q) : q);
+  const hooks = config.hooks ?? {};
   for (const field of Object.keys(resource.filterSchema.shape)) {
     if (!config.filters?.[field]) throw new Error(`${resource.key}: filter "${field}" has no condition`);
   }
@@ -90,7 +108,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   }
 
   const reference = (row: Row) => `"${String(row[resource.referenceField] ?? row.id)}"`;
-  const event = (type: 'create' | 'update' | 'delete', row: Row, user: SessionUser) => ({
+  const event = (type: EventTypeKey, row: Row, user: SessionUser) => ({
     type,
     userId: user.id,
     resource: resource.key,
@@ -140,8 +158,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       return { data, links: { pagination: paginate(total, query.page, query.perPage) } };
     },
 
-    async create(input: unknown, user: SessionUser): Promise<{ id: number }> {
-      const values = parseInput(resource.createSchema, input, resource.title.toLowerCase());
+    async create(input: unknown, actor: Actor): Promise<{ id: number }> {
+      const { user } = actor;
+      const parsed = parseInput(resource.createSchema, input, resource.title.toLowerCase()) as Row;
+      const values = hooks.beforeCreate ? await hooks.beforeCreate(parsed, actor) : parsed;
       return guarded(() =>
         db.transaction(async (tx) => {
           const [inserted] = await tx
@@ -160,7 +180,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      * Applies the changed fields. `ifMatch` is the edit_timestamp the client saw: when the record has
      * changed since, nothing is written and the 409 names who changed it and when.
      */
-    async update(id: number, input: unknown, ifMatch: string | undefined, user: SessionUser): Promise<Row> {
+    async update(id: number, input: unknown, ifMatch: string | undefined, actor: Actor): Promise<Row> {
+      const { user } = actor;
       const { id: bodyId, ...changes } = parseInput(resource.updateSchema, input, resource.title.toLowerCase()) as Row;
       if (bodyId !== undefined && Number(bodyId) !== id) {
         throw new AppError('BAD_REQUEST', 'Invalid input: id', { id: ['id in the body must match the URL'] });
@@ -186,29 +207,32 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
               );
             }
           }
+          // The hook also checks the change, so it runs even when nothing would change.
+          const stored = hooks.beforeUpdate ? await hooks.beforeUpdate(changes, current, actor) : changes;
           const changed = diffFields(current, changes, resource.secretFields);
           if (Object.keys(changed).length > 0) {
             await tx
               .update(table)
               .set({
-                ...changes,
+                ...stored,
                 edit_user: user.id,
                 // Strictly increasing, so two quick edits never share a timestamp (it is the version).
                 edit_timestamp: sql`greatest(clock_timestamp(), ${table.edit_timestamp} + interval '1 millisecond')`,
               } as never)
               .where(eq(table.id, id));
             await recordEvent(tx, {
-              ...event('update', current, user),
+              ...event(hooks.updateEventType?.(changed) ?? 'update', current, user),
               message: `Updated ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
               changes: changed,
             });
+            await hooks.afterUpdate?.(tx, { id, changed }, actor);
           }
           return get(id, tx);
         }),
       );
     },
 
-    async remove(id: number, user: SessionUser): Promise<void> {
+    async remove(id: number, { user }: Actor): Promise<void> {
       await guarded(() =>
         db.transaction(async (tx) => {
           const row = await get(id, tx);

@@ -1,0 +1,78 @@
+import { eq, ilike, or } from 'drizzle-orm';
+import { AppError, roleHasLevel, userResource } from '@app/contracts';
+import { userroles, users } from '@app/db';
+import type { AppContext } from '../../lib/context.js';
+import { createCrudService, likePattern, type Actor, type Row } from '../../lib/crud/crud-service.js';
+import { crudRouter } from '../../lib/crud/crud-router.js';
+import { tableChoices } from '../../lib/crud/choices.js';
+import { hashPassword } from '../../lib/auth/password.js';
+import { endOtherSessions } from '../../lib/auth/sessions.js';
+
+/** Stored for an account created without a password: no password verifies against it. */
+const NO_PASSWORD = '!';
+
+async function withHashedPassword(values: Row): Promise<Row> {
+  const password = values.usr_login_password;
+  return typeof password === 'string' ? { ...values, usr_login_password: await hashPassword(password) } : values;
+}
+
+/**
+ * Administrators and developers change any user; everyone else may only set their own password.
+ * Nobody deactivates their own account or changes their own role (that would lock them out).
+ */
+function checkUpdate(changes: Row, current: Row, { user }: Actor): void {
+  const self = current.id === user.id;
+  if (!roleHasLevel(user.userrole_name, 'administrator')) {
+    const onlyPassword = Object.keys(changes).every((field) => field === 'usr_login_password');
+    if (!self || !onlyPassword) throw new AppError('FORBIDDEN', 'You may only set your own password');
+  }
+  if (self && changes.usr_active === false) throw new AppError('CONFLICT', 'You cannot deactivate your own account');
+  if (self && changes.usr_role_id !== undefined && changes.usr_role_id !== current.usr_role_id) {
+    throw new AppError('CONFLICT', 'You cannot change your own role');
+  }
+}
+
+export function userRouter(ctx: AppContext) {
+  const service = createCrudService(ctx.db, {
+    resource: userResource,
+    table: users,
+    columns: {
+      id: users.id,
+      usr_login_name: users.usr_login_name,
+      usr_name: users.usr_name,
+      usr_first_name: users.usr_first_name,
+      usr_last_name: users.usr_last_name,
+      usr_role_id: users.usr_role_id,
+      userrole_name: userroles.name,
+      usr_active: users.usr_active,
+      usr_filter_active: users.usr_filter_active,
+      edit_timestamp: users.edit_timestamp,
+    },
+    joins: (q) => q.innerJoin(userroles, eq(userroles.id, users.usr_role_id)),
+    search: (term) =>
+      or(
+        ilike(users.usr_login_name, likePattern(term)),
+        ilike(users.usr_name, likePattern(term)),
+        ilike(userroles.name, likePattern(term)),
+      ),
+    unique: { users_login_name_lower_idx: 'Login' },
+    hooks: {
+      beforeCreate: async (values) =>
+        values.usr_login_password === undefined ? { ...values, usr_login_password: NO_PASSWORD } : withHashedPassword(values),
+      beforeUpdate: async (changes, current, actor) => {
+        checkUpdate(changes, current, actor);
+        return withHashedPassword(changes);
+      },
+      // A new password, or a deactivation, ends the user's other sessions at once.
+      afterUpdate: async (tx, { id, changed }, actor) => {
+        if (changed.usr_login_password || changed.usr_active) {
+          await endOtherSessions(tx, id, id === actor.user.id ? actor.sessionId : undefined);
+        }
+      },
+      updateEventType: (changed) => (Object.keys(changed).join() === 'usr_login_password' ? 'passwordChange' : 'update'),
+    },
+  });
+  return crudRouter(service);
+}
+
+export const userChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: users, id: users.id, label: users.usr_name });
