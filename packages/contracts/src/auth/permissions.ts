@@ -24,7 +24,17 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
 }
 
 /** Choice lists (spec §7) served so far: `GET /{name}/choice` and `/{name}/choice_checksum`, for everyone. */
-export const CHOICE_LISTS = ['countries', 'logging_types', 'userroles', 'users'] as const;
+export const CHOICE_LISTS = [
+  'countries',
+  'logging_types',
+  'userroles',
+  'users',
+  'programs',
+  'universities',
+  'scholarships',
+  'scholarships_type',
+  'scholarships_region',
+] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 
 const choiceRoutes = (name: string): Record<string, Access> => ({

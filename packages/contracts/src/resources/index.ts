@@ -2,10 +2,26 @@ import type { AnyResource } from '../common/resource.js';
 import { countryResource } from './country.js';
 import { logEventResource } from './log-event.js';
 import { userResource } from './user.js';
+import { programResource } from './program.js';
+import { universityResource } from './university.js';
+import { studentFeeResource } from './student-fee.js';
+import { milestoneResource } from './milestone.js';
 
 export * from './country.js';
 export * from './log-event.js';
 export * from './user.js';
+export * from './program.js';
+export * from './university.js';
+export * from './student-fee.js';
+export * from './milestone.js';
 
 /** Every resource served by the generic machinery. */
-export const resources: readonly AnyResource[] = [countryResource, logEventResource, userResource];
+export const resources: readonly AnyResource[] = [
+  countryResource,
+  logEventResource,
+  userResource,
+  programResource,
+  universityResource,
+  studentFeeResource,
+  milestoneResource,
+];

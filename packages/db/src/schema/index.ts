@@ -1,3 +1,4 @@
 export * from './auth.js';
 export * from './country.js';
 export * from './event.js';
+export * from './reference.js';

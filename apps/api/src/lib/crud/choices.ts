@@ -33,6 +33,23 @@ export function tableChoices(
   };
 }
 
+/** A choice list of the distinct values of a column: the value is both id and name. */
+export function distinctChoices(db: DbOrTx, source: { table: PgTable; column: AnyPgColumn }): ChoiceSource {
+  const { table, column } = source;
+  return {
+    async list() {
+      const rows = await db.selectDistinct({ value: column }).from(table).orderBy(asc(column));
+      return rows.map((r) => ({ id: String(r.value), name: String(r.value) }));
+    },
+    async checksum() {
+      const [row] = await db
+        .select({ checksum: sql<string>`md5(coalesce(string_agg(distinct ${column}::text, chr(30)), ''))` })
+        .from(table);
+      return row?.checksum ?? '';
+    },
+  };
+}
+
 /** `GET /{name}/choice` and `GET /{name}/choice_checksum` for every declared list. */
 export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Router {
   const router = Router();

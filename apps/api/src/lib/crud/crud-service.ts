@@ -55,6 +55,11 @@ export interface Actor {
   sessionId?: string;
 }
 
+/** A NUMERIC money column answered as a JSON number (its arithmetic stays in SQL). */
+export function moneyValue(column: AnyPgColumn): SQL<number> {
+  return sql<number>`(${column})::float8`;
+}
+
 /** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,32 @@
+import { ilike, or } from 'drizzle-orm';
+import { universityResource } from '@app/contracts';
+import { universities } from '@app/db';
+import type { AppContext } from '../../lib/context.js';
+import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
+import { crudRouter } from '../../lib/crud/crud-router.js';
+import { tableChoices } from '../../lib/crud/choices.js';
+
+export function universityRouter(ctx: AppContext) {
+  const u = universities;
+  const service = createCrudService(ctx.db, {
+    resource: universityResource,
+    table: u,
+    columns: {
+      id: u.id,
+      name: u.name,
+      shortname: u.shortname,
+      payment_holder_name: u.payment_holder_name,
+      payment_holder_iban: u.payment_holder_iban,
+      payment_holder_swift: u.payment_holder_swift,
+      payment_holder_address: u.payment_holder_address,
+      payment_bank_address: u.payment_bank_address,
+      payment_amount: moneyValue(u.payment_amount),
+      edit_timestamp: u.edit_timestamp,
+    },
+    search: (term) => or(ilike(u.name, likePattern(term)), ilike(u.shortname, likePattern(term))),
+    unique: { universities_shortname_unique: 'Short Name' },
+  });
+  return crudRouter(service);
+}
+
+export const universityChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: universities, id: universities.id, label: universities.name });

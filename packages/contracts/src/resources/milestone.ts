@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineResource } from '../common/resource.js';
+import { intake, isoDate, nonNegativeMoney, requiredRef } from '../common/fields.js';
+
+export const MilestoneSchema = z.object({
+  id: z.number().int(),
+  intake: z.number().int(),
+  scholarship_id: z.number().int(),
+  scholarship_code: z.string(),
+  year: z.number().int(),
+  milestone_date: z.string().nullable(),
+  milestone_amount: z.number(),
+  edit_timestamp: z.string().nullable(),
+});
+
+const programYear = z.number({ error: 'Year is required' }).int('Year must be 1 or 2').min(1, 'Year must be 1 or 2').max(2, 'Year must be 1 or 2');
+
+export const MilestoneCreateSchema = z.object({
+  intake: intake(),
+  scholarship_id: requiredRef('Scholarship'),
+  year: programYear,
+  milestone_date: isoDate('Date').nullish(),
+  // A new milestone's amount is 0 (spec §5).
+  milestone_amount: nonNegativeMoney('Amount').default(0),
+});
+
+export const MilestoneUpdateSchema = z
+  .object({
+    intake: intake(),
+    scholarship_id: requiredRef('Scholarship'),
+    year: programYear,
+    milestone_date: isoDate('Date').nullable(),
+    milestone_amount: nonNegativeMoney('Amount'),
+  })
+  .partial()
+  .extend({ id: z.number().int().positive() });
+
+const whole = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`);
+
+export const MilestoneFilterSchema = z.object({
+  intake: whole('intake').optional(),
+  scholarship_type: z.string().trim().max(100).optional(),
+  scholarship_id: whole('scholarship_id').optional(),
+  year: whole('year').optional(),
+});
+
+export type Milestone = z.infer<typeof MilestoneSchema>;
+
+export const milestoneResource = defineResource({
+  key: 'milestone',
+  title: 'Milestone',
+  titlePlural: 'Milestones',
+  apiPath: 'milestones',
+  routes: { overview: '/milestones', detail: '/milestone' },
+  schema: MilestoneSchema,
+  createSchema: MilestoneCreateSchema,
+  updateSchema: MilestoneUpdateSchema,
+  filterSchema: MilestoneFilterSchema,
+  sortable: ['intake', 'scholarship_code', 'year', 'milestone_date', 'milestone_amount', 'edit_timestamp'],
+  defaultSort: [{ field: 'intake', direction: 'asc' }],
+  access: { read: 'reader', write: 'administrator' },
+  deletable: true,
+  referenceField: 'scholarship_code',
+});
