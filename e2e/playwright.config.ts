@@ -43,6 +43,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(port), ADMIN_PASSWORD, LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), ADMIN_PASSWORD, LOG_LEVEL: 'error' },
   },
 });

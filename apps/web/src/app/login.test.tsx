@@ -1,0 +1,85 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeServer, PASSWORD } from '../test/fake-server';
+import { renderApp } from '../test/render-app';
+
+const loggedOut = () => new FakeServer({ session: null });
+
+describe('login screen', () => {
+  it('sends an unauthenticated visit to the login screen', async () => {
+    const { location } = renderApp('/countries', loggedOut());
+    expect(await screen.findByLabelText('Username')).toBeInTheDocument();
+    expect(location()).toBe('/login');
+  });
+
+  it('keeps Login disabled until both fields are filled', async () => {
+    const { user } = renderApp('/login', loggedOut());
+    const login = await screen.findByRole('button', { name: 'Login' });
+    expect(login).toBeDisabled();
+    await user.type(screen.getByLabelText('Username'), 'ada');
+    expect(login).toBeDisabled();
+    await user.type(screen.getByLabelText('Password'), 'x');
+    expect(login).toBeEnabled();
+    await user.clear(screen.getByLabelText('Username'));
+    expect(login).toBeDisabled();
+  });
+
+  it('logs in with Enter in the password field and goes to / showing the user', async () => {
+    const { user, server, location } = renderApp('/login', loggedOut());
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
+    expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
+    expect(screen.getByText('v2.0.51')).toBeInTheDocument();
+    expect(location()).toBe('/');
+    const call = server.lastRequestTo('POST', '/auth/login');
+    expect(call?.body).toEqual({ username: 'ada', password: PASSWORD });
+    expect(call?.credentials).toBe('same-origin');
+  });
+
+  it('clears both fields and shows no message when the login fails', async () => {
+    const { user, server, location } = renderApp('/login', loggedOut());
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), 'wrong password{Enter}');
+    await waitFor(() => expect(screen.getByLabelText('Username')).toHaveValue(''));
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(server.requestsTo('POST', '/auth/login')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText(/wrong/i)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Login' })).toBeDisabled();
+    expect(location()).toBe('/login');
+  });
+
+  it('clears the fields on too many attempts (429) as well', async () => {
+    const server = loggedOut().on('POST', '/auth/login', { status: 429, body: { message: 'Too many failed login attempts' } });
+    const { user } = renderApp('/login', server);
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
+    expect(screen.getByLabelText('Username')).toHaveValue('');
+    expect(screen.queryByText(/too many/i)).not.toBeInTheDocument();
+  });
+
+  it('sends a logged-in visit of /login to /', async () => {
+    const { location } = renderApp('/login');
+    expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
+    expect(location()).toBe('/');
+  });
+
+  it('logs out with the Logout button and returns to /login', async () => {
+    const { user, server, location } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Logout' }));
+    expect(await screen.findByLabelText('Username')).toBeInTheDocument();
+    expect(location()).toBe('/login');
+    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(1);
+  });
+
+  it('goes to /login when any call answers 401 (the session expired)', async () => {
+    const { user, server, location } = renderApp('/');
+    await screen.findByText('Ada Lovelace (Administrator)');
+    server.session = null;
+    await user.click(screen.getByRole('link', { name: 'Countries' }));
+    expect(await screen.findByLabelText('Username')).toBeInTheDocument();
+    expect(location()).toBe('/login');
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('401'));
+  });
+});

@@ -1,0 +1,49 @@
+import { useState, type ReactNode } from 'react';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '../lib/api-client';
+import { AlertsProvider } from '../lib/alerts';
+import { AuthProvider } from '../lib/auth';
+
+export const theme = createTheme({
+  primaryColor: 'blue',
+  defaultRadius: 'sm',
+  fontSizes: { md: '0.9rem' },
+  components: {
+    Table: { defaultProps: { fz: 'sm' } },
+  },
+});
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // A 4xx will not change by asking again; a network or server failure gets one more try.
+        retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        refetchOnWindowFocus: false,
+        staleTime: 10_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  /** 'test' turns off Mantine's transitions and portals. */
+  mantineEnv?: 'default' | 'test';
+}
+
+export function AppProviders({ children, queryClient, mantineEnv = 'default' }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <MantineProvider theme={theme} env={mantineEnv} defaultColorScheme="light">
+      <QueryClientProvider client={client}>
+        <AuthProvider>
+          <AlertsProvider>{children}</AlertsProvider>
+        </AuthProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,75 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '@app/contracts';
+import { adminUser, FakeServer, readerUser } from '../test/fake-server';
+import { renderApp } from '../test/render-app';
+
+const userUser: SessionUser = { ...readerUser, id: 3, usr_name: 'Uma User', usr_role_id: 3, userrole_name: 'User' };
+const developer: SessionUser = { ...adminUser, id: 5, usr_name: 'Dev Eloper', usr_role_id: 1, userrole_name: 'Developer' };
+
+describe('top bar', () => {
+  it('shows name, role, version, brand link and the menus of an administrator', async () => {
+    const { user, location } = renderApp('/countries');
+    expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
+    expect(screen.getByText('v2.0.51')).toBeInTheDocument();
+    for (const menu of ['Manage', 'Students', 'Invoicing', 'Payments']) {
+      expect(screen.getByRole('button', { name: menu })).toBeInTheDocument();
+    }
+    await user.click(screen.getByRole('button', { name: 'Manage' }));
+    const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
+    expect(items).toEqual([
+      'Countries',
+      'Programs',
+      'Universities',
+      'Student Fees',
+      'Milestones',
+      'Configuration',
+      'Users',
+      'Log Events',
+    ]);
+    await user.click(screen.getByRole('menuitem', { name: 'Universities' }));
+    expect(await screen.findByRole('heading', { name: 'Universities' })).toBeInTheDocument();
+    expect(screen.getByText('Coming soon.')).toBeInTheDocument();
+    expect(location()).toBe('/universities');
+
+    await user.click(screen.getByRole('link', { name: 'Scholarship Office' }));
+    expect(location()).toBe('/');
+  });
+
+  it('links the Invoicing and Payments screens', async () => {
+    const { user, location } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Invoicing' }));
+    expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
+      'Planned Invoices',
+      'Numbered Invoices',
+      'Credit Notes',
+      'Invoice Payments',
+    ]);
+    await user.click(screen.getByRole('menuitem', { name: 'Credit Notes' }));
+    expect(location()).toBe('/invoices/creditnote');
+    await user.click(screen.getByRole('button', { name: 'Payments' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Numbered Scholarship Payments' }));
+    expect(location()).toBe('/scholarshippayments/numbered');
+  });
+
+  it('hides the Manage menu below Administrator but keeps Log Events for everyone', async () => {
+    const { user, location } = renderApp('/', new FakeServer({ session: readerUser }));
+    expect(await screen.findByText('Rita Reader (Reader)')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Students' })).toBeInTheDocument();
+    await user.click(screen.getAllByRole('link', { name: 'Log Events' })[0]!);
+    expect(location()).toBe('/events');
+    expect(await screen.findByRole('heading', { name: 'Log Events' })).toBeInTheDocument();
+  });
+
+  it('lets only Developers and Administrators open /config', async () => {
+    const asUser = renderApp('/config', new FakeServer({ session: userUser }));
+    expect(await screen.findByText('Uma User (User)')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('not allowed');
+    expect(screen.queryByRole('heading', { name: 'Configuration' })).not.toBeInTheDocument();
+    asUser.unmount();
+
+    renderApp('/config', new FakeServer({ session: developer }));
+    expect(await screen.findByRole('heading', { name: 'Configuration' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest';
+import { api, ApiError, onUnauthorized, queryString } from './api-client';
+import { FakeServer } from '../test/fake-server';
+
+describe('api client', () => {
+  it('throws a typed ApiError with the status, message and field errors, and logs the failure', async () => {
+    const server = new FakeServer().on('POST', '/countries', {
+      status: 400,
+      body: { message: 'Invalid country', errors: { cntry_code: ['Code is required'] } },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    const error = await api.post('/countries', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, message: 'Invalid country', errors: { cntry_code: ['Code is required'] } });
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('POST /api/v1.0/countries failed: 400'));
+  });
+
+  it('tells the listeners about a 401, except for calls that expect one (login)', async () => {
+    vi.stubGlobal('fetch', new FakeServer({ session: null }).fetch);
+    const listener = vi.fn();
+    const stop = onUnauthorized(listener);
+    await expect(api.get('/countries')).rejects.toMatchObject({ status: 401 });
+    expect(listener).toHaveBeenCalledTimes(1);
+    await expect(api.post('/auth/login', { username: 'x', password: 'y' }, { ignoreUnauthorized: true })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(listener).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('reports an unreachable server as an ApiError with status 0', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(api.get('/auth/me')).rejects.toMatchObject({ status: 0 });
+    expect(console.warn).toHaveBeenCalled();
+  });
+
+  it('leaves empty values out of the query string', () => {
+    expect(queryString({ page: 1, search: '', intake: undefined, open: false, x: null })).toBe('?page=1&open=false');
+    expect(queryString({})).toBe('');
+  });
+});

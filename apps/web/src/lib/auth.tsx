@@ -1,0 +1,103 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { roleHasLevel, type Level, type SessionUser } from '@app/contracts';
+import { api, onUnauthorized } from './api-client';
+
+export type AuthState =
+  | { status: 'loading'; user: null }
+  | { status: 'anonymous'; user: null }
+  | { status: 'authenticated'; user: SessionUser };
+
+export interface AuthContextValue {
+  state: AuthState;
+  user: SessionUser | null;
+  /** Throws the ApiError of a failed login (401 wrong credentials, 429 too many attempts). */
+  login: (username: string, password: string) => Promise<SessionUser>;
+  logout: () => Promise<void>;
+  /** Whether the logged-in user's role reaches `level` (spec §6). */
+  hasLevel: (level: Level) => boolean;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const LOADING: AuthState = { status: 'loading', user: null };
+const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
+
+/**
+ * The session lives in an HttpOnly cookie; the web only asks who it belongs to (`GET /auth/me`) on load, so a
+ * reload keeps the user logged in. Any 401 from any call ends the session here, and the route guards then
+ * send the visitor to /login.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<AuthState>(LOADING);
+
+  const endSession = useCallback(() => {
+    queryClient.clear();
+    // Overview filters are remembered for the session (spec §2); the next user starts fresh.
+    sessionStorage.clear();
+    setState(ANONYMOUS);
+  }, [queryClient]);
+
+  useEffect(() => onUnauthorized(endSession), [endSession]);
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .get<{ user: SessionUser }>('/auth/me', { ignoreUnauthorized: true })
+      .then(({ user }) => {
+        if (!cancelled) setState({ status: 'authenticated', user });
+      })
+      .catch(() => {
+        if (!cancelled) setState(ANONYMOUS);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      const { user } = await api.post<{ user: SessionUser }>('/auth/login', { username, password }, { ignoreUnauthorized: true });
+      queryClient.clear();
+      setState({ status: 'authenticated', user });
+      return user;
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.post('/auth/logout', undefined, { ignoreUnauthorized: true });
+    } catch {
+      // Already logged out on the server (expired session); the client forgets the user either way.
+    }
+    endSession();
+  }, [endSession]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      state,
+      user: state.user,
+      login,
+      logout,
+      hasLevel: (level: Level) => roleHasLevel(state.user?.userrole_name, level),
+    }),
+    [state, login, logout],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth needs an <AuthProvider>');
+  return value;
+}
+
+/** The logged-in user; only for screens behind the login guard. */
+export function useSessionUser(): SessionUser {
+  const { user } = useAuth();
+  if (!user) throw new Error('useSessionUser needs a logged-in user');
+  return user;
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { formatBool, formatDate, formatDateTime, formatMoney } from '@app/contracts';
+
+/** How a value is shown in a table cell or a read-only field. The one place the web picks a formatter. */
+export type ValueFormat = 'text' | 'money' | 'date' | 'datetime' | 'bool';
+
+export function formatValue(value: unknown, format: ValueFormat = 'text'): ReactNode {
+  switch (format) {
+    case 'money':
+      return formatMoney(value as string | number | null | undefined);
+    case 'date':
+      return formatDate(value as string | null | undefined);
+    case 'datetime':
+      return formatDateTime(value as string | null | undefined);
+    case 'bool':
+      return formatBool(value as boolean | null | undefined);
+    case 'text':
+    default:
+      if (value === null || value === undefined) return '';
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+/** Money and numbers line up on the right. */
+export function alignOf(format: ValueFormat = 'text'): 'left' | 'right' {
+  return format === 'money' ? 'right' : 'left';
+}

@@ -1,0 +1,13 @@
+/**
+ * Every TanStack Query key of the web, so invalidation never guesses. A resource's lists and details share the
+ * prefix `['resource', key]`: invalidating it after a save or delete refreshes every overview of the resource.
+ */
+export const queryKeys = {
+  resource: (resourceKey: string) => ['resource', resourceKey] as const,
+  lists: (resourceKey: string) => ['resource', resourceKey, 'list'] as const,
+  list: (resourceKey: string, params: Record<string, unknown>) => ['resource', resourceKey, 'list', params] as const,
+  detail: (resourceKey: string, id: string | number) => ['resource', resourceKey, 'detail', String(id)] as const,
+  choiceChecksum: (name: string, params?: Record<string, unknown>) => ['choices', name, 'checksum', params ?? {}] as const,
+  choices: (name: string, params: Record<string, unknown> | undefined, checksum: string) =>
+    ['choices', name, 'list', params ?? {}, checksum] as const,
+};

@@ -1,0 +1,157 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useParams } from 'react-router';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { formatDateTime, type AnyResource } from '@app/contracts';
+import { Field } from '../fields/field';
+import type { FieldDef } from '../fields/types';
+import { useDetail, type Detail } from './use-detail';
+
+export interface DetailPageProps<D extends AnyResource> {
+  descriptor: D;
+  fields: readonly FieldDef[];
+  /** Defaults to the route's `:id`. */
+  id?: string;
+  /** Extra options of the resource (PDF, e-mail, status changes …), given the detail state. */
+  extras?: (detail: Detail) => ReactNode;
+}
+
+/**
+ * The one detail screen (spec §2 "Detail screens"): title, Edit / Undo Edit / Delete / Save / Overview, the
+ * declared fields, and the delete confirmation. Keyed by id, so moving to another record starts afresh.
+ */
+export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
+  const params = useParams();
+  const id = props.id ?? params.id ?? 'new';
+  return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
+}
+
+function DetailView<D extends AnyResource>({ descriptor, fields, id, extras }: DetailPageProps<D> & { id: string }) {
+  const detail = useDetail(descriptor, id, fields);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const { mode, record } = detail;
+  const formId = `detail-form-${descriptor.key}`;
+  const reference = record ? String(record[descriptor.referenceField] ?? record.id) : '';
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (detail.canSave) detail.save();
+  };
+
+  const confirmDelete = () => {
+    setConfirmOpen(false);
+    detail.remove();
+  };
+
+  if (mode === 'new' && !detail.canWrite) {
+    return (
+      <Alert color="red" variant="light" role="alert" title="Not allowed">
+        You are not allowed to create a {descriptor.title}.
+      </Alert>
+    );
+  }
+
+  const hasRecord = mode === 'new' || record !== undefined;
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} size="h3">
+          {mode === 'new' ? `New ${descriptor.title}` : descriptor.title}
+          {reference && (
+            <Text span inherit c="dimmed" ml="xs">
+              {reference}
+            </Text>
+          )}
+        </Title>
+        <Group gap="xs">
+          {extras?.(detail)}
+          {mode === 'read' && detail.canWrite && record && (
+            <Button variant="default" onClick={detail.startEdit}>
+              Edit
+            </Button>
+          )}
+          {mode === 'edit' && (
+            <Button variant="default" onClick={detail.undoEdit} disabled={detail.saving}>
+              Undo Edit
+            </Button>
+          )}
+          {mode !== 'new' && detail.canDelete && record && (
+            <Button color="red" variant="light" onClick={() => setConfirmOpen(true)} loading={detail.deleting}>
+              Delete
+            </Button>
+          )}
+          {(mode === 'edit' || mode === 'new') && (
+            <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving}>
+              Save
+            </Button>
+          )}
+          <Button variant="default" onClick={detail.goToOverview}>
+            Overview
+          </Button>
+        </Group>
+      </Group>
+
+      {detail.loadError && (
+        <Alert color="red" variant="light" role="alert" title={`Error loading ${descriptor.title}`}>
+          {detail.loadError.message}
+        </Alert>
+      )}
+
+      {detail.isLoading && <Loader size="sm" aria-label={`Loading ${descriptor.title}`} />}
+
+      {hasRecord && (
+        <Paper withBorder p="md" radius="sm">
+          <form id={formId} onSubmit={onSubmit} noValidate aria-label={descriptor.title}>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+              {fields.map((def) => (
+                <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
+                  <Field
+                    def={def}
+                    value={detail.values[def.name]}
+                    onChange={(v) => detail.setValue(def.name, v)}
+                    error={detail.fieldError(def.name)}
+                    required={detail.required.has(def.name)}
+                    readOnly={detail.isReadOnly(def)}
+                  />
+                </div>
+              ))}
+            </SimpleGrid>
+            {detail.formErrors.length > 0 && (
+              <Stack gap={2} mt="sm">
+                {detail.formErrors.map((message) => (
+                  <Text key={message} size="sm" c="red">
+                    {message}
+                  </Text>
+                ))}
+              </Stack>
+            )}
+          </form>
+          {record && typeof record.edit_timestamp === 'string' && (
+            <Text size="xs" c="dimmed" mt="sm">
+              Last edit {formatDateTime(record.edit_timestamp)}
+            </Text>
+          )}
+        </Paper>
+      )}
+
+      <Modal
+        opened={confirmOpen}
+        onClose={() => setConfirmOpen(false)}
+        title={`Delete ${descriptor.title}`}
+        withCloseButton={false}
+        centered
+        size="sm"
+      >
+        <Text size="sm">{`Are you sure you want to delete this ${descriptor.title}?`}</Text>
+        <Group justify="flex-end" mt="md" gap="xs">
+          <Button variant="default" onClick={() => setConfirmOpen(false)} data-autofocus>
+            No
+          </Button>
+          <Button color="red" onClick={confirmDelete}>
+            Yes
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,264 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AnyResource, FieldErrors } from '@app/contracts';
+import { api, ApiError } from '../../lib/api-client';
+import { useAlerts } from '../../lib/alerts';
+import { useAuth } from '../../lib/auth';
+import { queryKeys } from '../../lib/query-keys';
+import { fieldKinds } from '../fields/field-kinds';
+import { fieldSchema, isRequiredSchema } from '../fields/required';
+import type { FieldDef } from '../fields/types';
+
+export type DetailMode = 'read' | 'edit' | 'new';
+
+type Row = Record<string, unknown> & { id: number | string; edit_timestamp?: string | null };
+type Values = Record<string, unknown>;
+
+interface Draft {
+  values: Values;
+  /** The record as it was when editing started: the diff and If-Match refer to it, not to a later refetch. */
+  base: Row | undefined;
+}
+
+export function isFieldReadOnly(def: FieldDef, mode: DetailMode): boolean {
+  if (mode === 'read') return true;
+  if (def.readOnly === 'afterCreate') return mode !== 'new';
+  return def.readOnly === true;
+}
+
+function sameWire(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+function formValues(fields: readonly FieldDef[], record: Row | undefined, presets: URLSearchParams | undefined): Values {
+  const values: Values = {};
+  for (const def of fields) {
+    const kind = fieldKinds[def.kind];
+    if (record) values[def.name] = kind.toForm(record[def.name]);
+    else if (presets?.has(def.name)) values[def.name] = kind.toForm(presets.get(def.name));
+    else values[def.name] = kind.toForm(def.defaultValue);
+  }
+  return values;
+}
+
+/**
+ * One record's screen state (spec §4 "Detail modes"): read-only by default, edit with `?mode=edit`, new when the
+ * id is `new`. Validates with the descriptor's create schema, sends only the changed fields plus id (with
+ * If-Match) on update and everything on create, deletes, reports failures and refreshes the overviews.
+ */
+export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[]) {
+  const isNew = id === 'new';
+  const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const alerts = useAlerts();
+  const { hasLevel } = useAuth();
+  const canWrite = hasLevel(descriptor.access.write);
+  const canDelete = canWrite && descriptor.deletable;
+  const mode: DetailMode = isNew ? 'new' : searchParams.get('mode') === 'edit' && canWrite ? 'edit' : 'read';
+  const detailKey = queryKeys.detail(descriptor.key, id);
+
+  const query = useQuery({
+    queryKey: detailKey,
+    queryFn: ({ signal }) => api.get<Row>(`/${descriptor.apiPath}/${encodeURIComponent(id)}`, { signal }),
+    enabled: !isNew,
+  });
+  const record = isNew ? undefined : query.data;
+
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+
+  const initial = useMemo(
+    () => formValues(fields, record, isNew ? searchParams : undefined),
+    [fields, record, isNew, searchParams],
+  );
+  const values = draft?.values ?? initial;
+  const base = draft ? draft.base : record;
+
+  const required = useMemo(
+    () => new Set(fields.filter((f) => isRequiredSchema(fieldSchema(descriptor.createSchema, f.name))).map((f) => f.name)),
+    [fields, descriptor.createSchema],
+  );
+
+  /** Declared fields the user may change in this mode and the create schema knows: only these are sent. */
+  const editable = useMemo(
+    () => fields.filter((f) => !isFieldReadOnly(f, mode === 'read' ? 'edit' : mode) && fieldSchema(descriptor.createSchema, f.name)),
+    [fields, mode, descriptor.createSchema],
+  );
+
+  const validation = useMemo(() => {
+    const errors: Record<string, string> = {};
+    const parsed: Values = {};
+    const wire: Values = {};
+    for (const def of fields) {
+      if (fieldSchema(descriptor.createSchema, def.name)) wire[def.name] = fieldKinds[def.kind].toWire(values[def.name]);
+    }
+    for (const def of editable) {
+      const result = fieldSchema(descriptor.createSchema, def.name)!.safeParse(wire[def.name]);
+      if (result.success) parsed[def.name] = result.data;
+      else errors[def.name] = result.error.issues[0]?.message ?? 'Invalid value';
+    }
+    // The whole object as well, for rules across fields (zod refinements in the contract).
+    const whole = descriptor.createSchema.safeParse(wire);
+    const formErrors: string[] = [];
+    if (!whole.success) {
+      for (const issue of whole.error.issues) {
+        const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+        const isEditable = name !== undefined && editable.some((f) => f.name === name);
+        if (isEditable && !errors[name]) errors[name] = issue.message;
+        else if (!name && mode === 'new') formErrors.push(issue.message);
+        else if (name && !fields.some((f) => f.name === name) && mode === 'new') formErrors.push(`${name}: ${issue.message}`);
+      }
+    }
+    return {
+      errors,
+      formErrors,
+      parsed,
+      createBody: whole.success ? (whole.data as Values) : undefined,
+      valid: Object.keys(errors).length === 0 && formErrors.length === 0,
+    };
+  }, [values, fields, editable, descriptor.createSchema, mode]);
+
+  const changedFields = useMemo(() => {
+    if (mode !== 'edit' || !base) return [];
+    return editable
+      .filter((def) => {
+        const kind = fieldKinds[def.kind];
+        return !sameWire(kind.toWire(values[def.name]), kind.toWire(kind.toForm(base[def.name])));
+      })
+      .map((def) => def.name);
+  }, [mode, base, editable, values]);
+
+  const setValue = useCallback(
+    (name: string, value: unknown) => {
+      setDraft((d) => ({ base: d ? d.base : record, values: { ...(d?.values ?? initial), [name]: value } }));
+      setTouched((t) => (t.has(name) ? t : new Set([...t, name])));
+      setServerErrors((e) => {
+        if (!(name in e)) return e;
+        const { [name]: _dropped, ...rest } = e;
+        return rest;
+      });
+    },
+    [record, initial],
+  );
+
+  const resetForm = useCallback(() => {
+    setDraft(null);
+    setTouched(new Set());
+    setServerErrors({});
+  }, []);
+
+  const leaveEditMode = useCallback(() => {
+    setSearchParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.delete('mode');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [setSearchParams]);
+
+  const startEdit = useCallback(() => {
+    resetForm();
+    setSearchParams((p) => {
+      const next = new URLSearchParams(p);
+      next.set('mode', 'edit');
+      return next;
+    });
+  }, [resetForm, setSearchParams]);
+
+  const undoEdit = useCallback(() => {
+    resetForm();
+    leaveEditMode();
+  }, [resetForm, leaveEditMode]);
+
+  const invalidateLists = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.lists(descriptor.key) }),
+    [queryClient, descriptor.key],
+  );
+
+  const saveMutation = useMutation({
+    mutationFn: async (): Promise<{ created?: number | string; row?: Row }> => {
+      if (mode === 'new') {
+        const body = validation.createBody ?? validation.parsed;
+        const { id: created } = await api.post<{ id: number | string }>(`/${descriptor.apiPath}`, body);
+        return { created };
+      }
+      if (!base) throw new Error('No record to update');
+      if (changedFields.length === 0) return {};
+      const body: Values = { id: base.id };
+      for (const name of changedFields) body[name] = validation.parsed[name];
+      const headers: Record<string, string> = {};
+      if (typeof base.edit_timestamp === 'string') headers['If-Match'] = base.edit_timestamp;
+      const row = await api.put<Row>(`/${descriptor.apiPath}/${encodeURIComponent(String(base.id))}`, body, { headers });
+      return { row };
+    },
+    onSuccess: async ({ created, row }) => {
+      if (created !== undefined) {
+        alerts.showSuccess('Saved');
+        navigate(`${descriptor.routes.detail}/${created}`, { replace: true });
+      } else {
+        if (row) {
+          queryClient.setQueryData(detailKey, row);
+          alerts.showSuccess('Saved');
+        }
+        resetForm();
+        leaveEditMode();
+      }
+      await invalidateLists();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.isValidation) setServerErrors(error.errors);
+      alerts.showFailure(error, mode === 'new' ? 'saving new' : 'saving update');
+    },
+  });
+
+  const deleteMutation = useMutation({
+    mutationFn: () => api.delete(`/${descriptor.apiPath}/${encodeURIComponent(id)}`),
+    onSuccess: async () => {
+      // The record's own query is left to expire: removing it while this screen is still mounted refetches it (404).
+      navigate(descriptor.routes.overview);
+      alerts.showSuccess('Deleted');
+      await invalidateLists();
+    },
+    onError: (error) => alerts.showFailure(error, 'deleting'),
+  });
+
+  const fieldError = (name: string): string | undefined =>
+    serverErrors[name]?.[0] ?? (touched.has(name) ? validation.errors[name] : undefined);
+
+  const saving = saveMutation.isPending;
+
+  return {
+    descriptor,
+    id,
+    mode,
+    record,
+    isLoading: !isNew && query.isLoading,
+    loadError: isNew ? null : query.error,
+    values,
+    setValue,
+    required,
+    isReadOnly: (def: FieldDef) => isFieldReadOnly(def, mode),
+    fieldError,
+    formErrors: validation.formErrors,
+    isValid: validation.valid,
+    isDirty: mode === 'new' ? draft !== null : changedFields.length > 0,
+    changedFields,
+    canWrite,
+    canDelete,
+    canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && !saving,
+    saving,
+    save: () => saveMutation.mutate(),
+    deleting: deleteMutation.isPending,
+    remove: () => deleteMutation.mutate(),
+    startEdit,
+    undoEdit,
+    goToOverview: () => navigate(descriptor.routes.overview),
+  };
+}
+
+export type Detail = ReturnType<typeof useDetail>;

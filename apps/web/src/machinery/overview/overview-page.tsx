@@ -1,0 +1,294 @@
+import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  CloseButton,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { rangeText, type AnyResource, type SortKey } from '@app/contracts';
+import type { QueryValue } from '../../lib/api-client';
+import { useAuth } from '../../lib/auth';
+import { alignOf, formatValue } from '../../lib/format';
+import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
+import { HEADER_HEIGHT } from '../../lib/layout';
+import { sortKeyOf, type AnyRow, type Column, type RowOf } from './types';
+import { useOverview, type Overview } from './use-overview';
+
+export interface OverviewPageProps<D extends AnyResource> {
+  descriptor: D;
+  columns: Column<RowOf<D>>[];
+  /** Several overviews may share a resource; each remembers its own state. Defaults to the resource key. */
+  overviewId?: string;
+  /** Defaults to the descriptor's plural title. */
+  title?: string;
+  fixedFilters?: Record<string, QueryValue>;
+  /** The extra-options area (exports, batch menus), given the overview's state and selection. */
+  extras?: (overview: Overview<D>) => ReactNode;
+  /** The advanced filter card, where the resource has one. */
+  advancedFilters?: (overview: Overview<D>) => ReactNode;
+  /** Buttons of a row beside Edit (e.g. a new payment for a numbered invoice). */
+  rowActions?: (row: RowOf<D> & AnyRow) => ReactNode;
+  /** The detail route of a row; defaults to `{routes.detail}/{id}`. */
+  detailPath?: (row: RowOf<D> & AnyRow) => string;
+  /** Where New goes; defaults to `{routes.detail}/new`. Null hides New (log events cannot be created). */
+  newPath?: string | null;
+}
+
+function SortIndicator({ sortKey, sort }: { sortKey: SortKey | undefined; sort: readonly SortKey[] }) {
+  if (!sortKey) return null;
+  const arrow = sortKey.direction === 'asc' ? '▲' : '▼';
+  const position = sort.length > 1 ? sort.indexOf(sortKey) + 1 : '';
+  return (
+    <Text span size="xs" c="blue" ml={4} aria-hidden="true" data-sort-indicator="">
+      {arrow}
+      {position}
+    </Text>
+  );
+}
+
+interface HeaderCellProps<Row> {
+  column: Column<Row>;
+  sortable: readonly string[];
+  sort: readonly SortKey[];
+  onSort: (field: string, additive: boolean) => void;
+}
+
+function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row>) {
+  const key = sortKeyOf(column, sortable);
+  const align = alignOf(column.format);
+  if (!key) {
+    return (
+      <Table.Th ta={align} w={column.width}>
+        {column.title}
+      </Table.Th>
+    );
+  }
+  const current = sort.find((k) => k.field === key);
+  const ariaSort = current ? (current.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+  return (
+    <Table.Th ta={align} w={column.width} aria-sort={ariaSort}>
+      <UnstyledButton
+        onClick={(e: MouseEvent) => onSort(key, e.shiftKey)}
+        title="Click to sort by this column; Shift-click to add it to the sort"
+        fz="sm"
+        fw={600}
+        // Shift-click would otherwise select the header text.
+        style={{ whiteSpace: 'nowrap', userSelect: 'none' }}
+      >
+        {column.title}
+        <SortIndicator sortKey={current} sort={sort} />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/**
+ * The one overview screen (spec §2 "Overview screens"): title, range text and pager, quick filter, New, an
+ * extra-options area, the table with selection and edit buttons, `No Data Available` and load errors.
+ */
+export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>) {
+  const { descriptor, columns, fixedFilters } = props;
+  const overview = useOverview(descriptor, props.overviewId ?? descriptor.key, { fixedFilters });
+  const navigate = useNavigate();
+  const { hasLevel } = useAuth();
+  const canWrite = hasLevel(descriptor.access.write);
+  const title = props.title ?? descriptor.titlePlural;
+  const detailPath = props.detailPath ?? ((row: AnyRow) => `${descriptor.routes.detail}/${row.id}`);
+  const newPath = props.newPath === undefined ? `${descriptor.routes.detail}/new` : props.newPath;
+  const { rows, pagination, selection } = overview;
+  const columnCount = columns.length + 1 + (canWrite || props.rowActions ? 1 : 0);
+
+  const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      overview.submitSearch();
+    }
+  };
+
+  const stop = (e: MouseEvent) => e.stopPropagation();
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={1} size="h3">
+          {title}
+        </Title>
+        <Group gap={6} wrap="nowrap">
+          {overview.isFetching && <Loader size="xs" aria-label="Loading" />}
+          <Text size="sm" c="dimmed" aria-live="polite" data-testid="range-text">
+            {pagination ? rangeText(pagination) : ''}
+          </Text>
+          <ActionIcon
+            variant="default"
+            aria-label="Previous page"
+            disabled={!overview.hasPrevious}
+            onClick={overview.previousPage}
+          >
+            <ChevronLeftIcon />
+          </ActionIcon>
+          <ActionIcon variant="default" aria-label="Next page" disabled={!overview.hasNext} onClick={overview.nextPage}>
+            <ChevronRightIcon />
+          </ActionIcon>
+        </Group>
+      </Group>
+
+      <Group justify="space-between" gap="sm">
+        <Group gap="sm">
+          <TextInput
+            aria-label="Quick filter"
+            placeholder="Quick filter"
+            size="sm"
+            w={260}
+            value={overview.searchInput}
+            onChange={(e) => overview.setSearchInput(e.currentTarget.value)}
+            onKeyDown={onSearchKey}
+            leftSection={<SearchIcon />}
+            rightSection={
+              overview.searchInput !== '' ? (
+                <CloseButton size="sm" aria-label="Clear filter" onClick={overview.clearSearch} />
+              ) : null
+            }
+          />
+          {selection.count > 0 && (
+            <Group gap={4}>
+              <Text size="sm" c="dimmed">
+                {selection.count} selected
+              </Text>
+              <Button variant="subtle" size="compact-sm" onClick={overview.clearSelection}>
+                Clear selection
+              </Button>
+            </Group>
+          )}
+        </Group>
+        <Group gap="sm">
+          {props.extras?.(overview)}
+          {canWrite && newPath !== null && (
+            <Button size="sm" leftSection={<PlusIcon />} onClick={() => navigate(newPath)}>
+              New
+            </Button>
+          )}
+        </Group>
+      </Group>
+
+      {props.advancedFilters?.(overview)}
+
+      {overview.error && (
+        <Alert color="red" variant="light" title={`Error loading ${title}`} role="alert">
+          {overview.error.message}
+        </Alert>
+      )}
+
+      <Table
+          striped
+          highlightOnHover
+          stickyHeader
+          stickyHeaderOffset={HEADER_HEIGHT}
+          verticalSpacing={4}
+          horizontalSpacing="xs"
+          fz="sm"
+          aria-label={title}
+          aria-busy={overview.isFetching}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={36}>
+                <Checkbox
+                  size="xs"
+                  aria-label="Select all rows on this page"
+                  checked={selection.allOnPage}
+                  indeterminate={selection.someOnPage}
+                  onChange={overview.toggleAllOnPage}
+                  disabled={rows.length === 0}
+                />
+              </Table.Th>
+              {columns.map((c) => (
+                <HeaderCell
+                  key={c.field}
+                  column={c}
+                  sortable={descriptor.sortable}
+                  sort={overview.sort}
+                  onSort={overview.toggleSort}
+                />
+              ))}
+              {columnCount > columns.length + 1 && (
+                <Table.Th w={48}>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              )}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 && !overview.isLoading && (
+              <Table.Tr>
+                <Table.Td colSpan={columnCount}>
+                  <Text ta="center" c="dimmed" py="md">
+                    No Data Available
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {rows.map((row) => {
+              const path = detailPath(row);
+              const reference = String(row[descriptor.referenceField] ?? row.id);
+              return (
+                <Table.Tr key={row.id} style={{ cursor: 'pointer' }} onClick={() => navigate(path)}>
+                  <Table.Td onClick={stop}>
+                    <Checkbox
+                      size="xs"
+                      aria-label={`Select ${reference}`}
+                      checked={selection.isSelected(row.id)}
+                      onChange={() => overview.toggleSelected(row.id)}
+                    />
+                  </Table.Td>
+                  {columns.map((c, i) => {
+                    const content = c.render ? c.render(row) : formatValue(row[c.field], c.format);
+                    return (
+                      <Table.Td key={c.field} ta={alignOf(c.format)}>
+                        {i === 0 && !c.render ? (
+                          <Anchor component={Link} to={path} size="sm" onClick={stop}>
+                            {content === '' ? reference : content}
+                          </Anchor>
+                        ) : (
+                          content
+                        )}
+                      </Table.Td>
+                    );
+                  })}
+                  {columnCount > columns.length + 1 && (
+                    <Table.Td onClick={stop}>
+                      <Group gap={4} wrap="nowrap">
+                        {canWrite && (
+                          <ActionIcon
+                            variant="subtle"
+                            size="sm"
+                            aria-label="Edit"
+                            title={`Edit ${reference}`}
+                            onClick={() => navigate(`${path}?mode=edit`)}
+                          >
+                            <PencilIcon size={14} />
+                          </ActionIcon>
+                        )}
+                        {props.rowActions?.(row)}
+                      </Group>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

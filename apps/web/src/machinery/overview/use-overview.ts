@@ -1,0 +1,181 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DEFAULT_PER_PAGE, formatSort, type AnyResource, type Paged, type Pagination, type SortKey } from '@app/contracts';
+import { api, type QueryValue } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
+import { loadOverviewState, nextSort, saveOverviewState, type OverviewState } from './overview-state';
+import type { AnyRow, RowOf } from './types';
+
+/** Quick filter is applied this long after the last keystroke (spec §9). */
+export const QUICK_FILTER_DEBOUNCE_MS = 500;
+
+export interface OverviewOptions {
+  /** Filters always sent and never shown (the planned / numbered / credit-note variants, a contract's links). */
+  fixedFilters?: Record<string, QueryValue>;
+  perPage?: number;
+}
+
+type Id = AnyRow['id'];
+
+function filterValue(value: unknown): QueryValue {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return JSON.stringify(value);
+}
+
+/**
+ * The state of one overview: page, sort keys, quick filter (debounced), advanced filters and selection.
+ * Everything but the selection is kept in sessionStorage under `overviewId`, so leaving the overview and coming
+ * back in the same tab restores it. Several overviews may share a resource (planned and numbered invoices).
+ */
+export function useOverview<D extends AnyResource>(descriptor: D, overviewId: string = descriptor.key, options: OverviewOptions = {}) {
+  const perPage = options.perPage ?? DEFAULT_PER_PAGE;
+  const { fixedFilters } = options;
+
+  const [state, setState] = useState<OverviewState>(() =>
+    loadOverviewState(
+      overviewId,
+      { page: 1, sort: [...descriptor.defaultSort], search: '', filters: {} },
+      descriptor.sortable,
+    ),
+  );
+  const [searchInput, setSearchInputState] = useState(state.search);
+  const [selected, setSelected] = useState<readonly Id[]>([]);
+  const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    saveOverviewState(overviewId, state);
+  }, [overviewId, state]);
+
+  useEffect(() => () => clearTimeout(debounce.current), []);
+
+  const applySearch = useCallback((text: string) => {
+    clearTimeout(debounce.current);
+    setState((s) => (s.search === text ? s : { ...s, search: text, page: 1 }));
+  }, []);
+
+  /** Typing: the filter follows 500 ms after the last keystroke. */
+  const setSearchInput = useCallback(
+    (text: string) => {
+      setSearchInputState(text);
+      clearTimeout(debounce.current);
+      debounce.current = setTimeout(() => applySearch(text), QUICK_FILTER_DEBOUNCE_MS);
+    },
+    [applySearch],
+  );
+
+  /** Enter: apply what was typed now. */
+  const submitSearch = useCallback(() => applySearch(searchInput), [applySearch, searchInput]);
+
+  const clearSearch = useCallback(() => {
+    setSearchInputState('');
+    applySearch('');
+  }, [applySearch]);
+
+  const setPage = useCallback((page: number) => setState((s) => ({ ...s, page: Math.max(1, page) })), []);
+
+  const toggleSort = useCallback(
+    (field: string, additive: boolean) => setState((s) => ({ ...s, sort: nextSort(s.sort, field, additive), page: 1 })),
+    [],
+  );
+
+  const setSort = useCallback((sort: SortKey[]) => setState((s) => ({ ...s, sort, page: 1 })), []);
+
+  /** Advanced filters (the card arrives with the resources that have one). Applying returns to page 1. */
+  const setFilters = useCallback(
+    (filters: Record<string, unknown>) => setState((s) => ({ ...s, filters, page: 1 })),
+    [],
+  );
+
+  const resetFilters = useCallback(() => {
+    clearTimeout(debounce.current);
+    setSearchInputState('');
+    setState((s) => ({ ...s, search: '', filters: {}, page: 1 }));
+  }, []);
+
+  const params = useMemo(() => {
+    const p: Record<string, QueryValue> = {};
+    for (const [k, v] of Object.entries(state.filters)) p[k] = filterValue(v);
+    Object.assign(p, fixedFilters);
+    p.search = state.search.trim() || undefined;
+    p.sort = formatSort(state.sort.length > 0 ? state.sort : descriptor.defaultSort);
+    p.page = state.page;
+    p.per_page = perPage;
+    return p;
+  }, [state, fixedFilters, descriptor.defaultSort, perPage]);
+
+  const query = useQuery({
+    queryKey: queryKeys.list(descriptor.key, params),
+    queryFn: ({ signal }) => api.get<Paged<RowOf<D> & AnyRow>>(`/${descriptor.apiPath}`, { query: params, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+  const rows = useMemo(() => query.data?.data ?? [], [query.data]);
+  const pagination: Pagination | undefined = query.data?.links.pagination;
+  const lastPage = pagination?.last_page ?? 1;
+
+  const selection = useMemo(() => {
+    const set = new Set(selected);
+    const pageIds = rows.map((r) => r.id);
+    const onPage = pageIds.filter((id) => set.has(id)).length;
+    return {
+      ids: selected,
+      count: selected.length,
+      isSelected: (id: Id) => set.has(id),
+      allOnPage: pageIds.length > 0 && onPage === pageIds.length,
+      someOnPage: onPage > 0 && onPage < pageIds.length,
+    };
+  }, [selected, rows]);
+
+  const toggleSelected = useCallback(
+    (id: Id) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id])),
+    [],
+  );
+
+  const toggleAllOnPage = useCallback(() => {
+    const pageIds = rows.map((r) => r.id);
+    setSelected((ids) => {
+      const all = pageIds.length > 0 && pageIds.every((id) => ids.includes(id));
+      return all ? ids.filter((id) => !pageIds.includes(id)) : [...ids, ...pageIds.filter((id) => !ids.includes(id))];
+    });
+  }, [rows]);
+
+  const clearSelection = useCallback(() => setSelected([]), []);
+
+  return {
+    descriptor,
+    overviewId,
+    /** The list query as sent (filters, search, sort, page): exports reuse it. */
+    params,
+    page: state.page,
+    lastPage,
+    setPage,
+    hasPrevious: state.page > 1,
+    hasNext: state.page < lastPage,
+    previousPage: () => setPage(state.page - 1),
+    nextPage: () => setPage(Math.min(lastPage, state.page + 1)),
+    sort: state.sort,
+    toggleSort,
+    setSort,
+    search: state.search,
+    searchInput,
+    setSearchInput,
+    submitSearch,
+    clearSearch,
+    filters: state.filters,
+    setFilters,
+    resetFilters,
+    selection,
+    toggleSelected,
+    toggleAllOnPage,
+    clearSelection,
+    rows,
+    pagination,
+    isLoading: query.isLoading,
+    isFetching: query.isFetching,
+    error: query.error,
+    refetch: query.refetch,
+  };
+}
+
+export type Overview<D extends AnyResource = AnyResource> = ReturnType<typeof useOverview<D>>;

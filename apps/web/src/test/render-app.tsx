@@ -1,0 +1,28 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { vi } from 'vitest';
+import { AppProviders } from '../app/providers';
+import { routes } from '../app/router';
+import { FakeServer } from './fake-server';
+
+/**
+ * Renders the whole app (real routes, providers and machinery) at `path`, with `fetch` answered by a fake
+ * server. Nothing of our own code is mocked.
+ */
+export function renderApp(path: string, server: FakeServer = new FakeServer()) {
+  vi.stubGlobal('fetch', server.fetch);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
+  });
+  const user = userEvent.setup();
+  const view = render(
+    <AppProviders queryClient={queryClient} mantineEnv="test">
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, router, server, user, queryClient, location };
+}
