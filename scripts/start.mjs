@@ -25,3 +25,15 @@ const server = spawn(process.execPath, ['--enable-source-maps', 'apps/api/dist/s
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => server.kill('SIGTERM'));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+// pnpm does not pass SIGTERM on to its script: when pnpm itself is stopped, stop the server too.
+const parent = process.ppid;
+const watch = setInterval(() => {
+  try {
+    process.kill(parent, 0);
+  } catch {
+    clearInterval(watch);
+    server.kill('SIGTERM');
+  }
+}, 1000);
+watch.unref();

@@ -38,7 +38,7 @@ export function freePort(): Promise<number> {
  * As root, PostgreSQL runs as the `postgres` user, which must be able to walk down to the data
  * directory. A checkout under a 0700 home is not reachable: say so plainly instead of failing deep in initdb.
  */
-function assertReachableByOthers(dir: string): void {
+export function assertReachableByOthers(dir: string): void {
   let current = path.dirname(path.resolve(dir));
   for (;;) {
     if (existsSync(current)) {
