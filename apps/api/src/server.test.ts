@@ -63,8 +63,8 @@ describe('the server process', () => {
       body: JSON.stringify({ username: 'admin', password: 'lifecycle-password-1' }),
     });
     expect(login.status).toBe(200);
-    const countries = await fetch(`http://127.0.0.1:${port}/api/v1.0/countries/choice`, { headers: { authorization: `Bearer ${(await login.json()).token}` } });
-    expect((await countries.json()).length).toBeGreaterThan(190);
+    const countries = await fetch(`http://127.0.0.1:${port}/api/v1.0/countries/choice`, { headers: { authorization: `Bearer ${((await login.json()) as { token: string }).token}` } });
+    expect(((await countries.json()) as unknown[]).length).toBeGreaterThan(190);
     expect(postgresRunningIn(path.join(dataDir, 'postgres'))).toBe(true);
 
     first.child.kill('SIGTERM');

@@ -9,3 +9,5 @@ export * from './auth/session.js';
 export * from './auth/permissions.js';
 export * from './resources/index.js';
 export * from './version.js';
+export * from './rules/contract-status.js';
+export * from './rules/end-date.js';

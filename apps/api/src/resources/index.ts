@@ -10,6 +10,9 @@ import { programChoices, programRouter } from './program/program.router.js';
 import { studentFeeRouter } from './student-fee/student-fee.router.js';
 import { universityChoices, universityRouter } from './university/university.router.js';
 import { userChoices, userRouter } from './user/user.router.js';
+import { studentChoices, studentRouter } from './student/student.router.js';
+import { contractChoices, contractRouter } from './contract/contract.router.js';
+import { contractFileRouter } from './contract-file/contract-file.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -23,6 +26,8 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     scholarships: tableChoices(ctx.db, { table: scholarships, id: scholarships.id, label: scholarships.code }),
     scholarships_type: distinctChoices(ctx.db, { table: scholarships, column: scholarships.type }),
     scholarships_region: distinctChoices(ctx.db, { table: scholarships, column: scholarships.region }),
+    students: studentChoices(ctx),
+    ...contractChoices(ctx),
   };
 }
 
@@ -37,5 +42,8 @@ export function resourceRouters(ctx: AppContext): Router[] {
     universityRouter(ctx),
     studentFeeRouter(ctx),
     milestoneRouter(ctx),
+    studentRouter(ctx),
+    contractRouter(ctx),
+    contractFileRouter(ctx),
   ];
 }

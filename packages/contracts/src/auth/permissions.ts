@@ -34,6 +34,13 @@ export const CHOICE_LISTS = [
   'scholarships',
   'scholarships_type',
   'scholarships_region',
+  'students',
+  'contracts',
+  'contract_status',
+  'contracts_intake',
+  'contracts_round',
+  'contracts_year',
+  'file_types',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 
@@ -49,6 +56,12 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /config/version': 'reader',
   'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
+  'PUT /contracts/:id/update_status': 'user',
+  'POST /contracts/bulk_edit': 'administrator',
+  'POST /contracts/download_report': 'reader',
+  'POST /students/download_report': 'reader',
+  'POST /contract_files/:id/upload': 'user',
+  'POST /contract_files/:id/download': 'reader',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

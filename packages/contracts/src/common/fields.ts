@@ -49,3 +49,18 @@ export const bic = (label: string) =>
   requiredText(label, 11)
     .transform((v) => v.replace(/\s+/g, '').toUpperCase())
     .refine((v) => isValidBIC(v), `${label} is not a valid BIC (8 or 11 characters)`);
+
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** An IBAN that may be left empty; checked when given. */
+export const optionalIban = (label: string) => z.preprocess(emptyToNull, iban(label).nullish());
+
+/** A BIC that may be left empty; checked when given. */
+export const optionalBic = (label: string) => z.preprocess(emptyToNull, bic(label).nullish());
+
+export const optionalRef = (label: string) => z.preprocess(emptyToNull, requiredRef(label).nullish());
+
+export const optionalDate = (label: string) => z.preprocess(emptyToNull, isoDate(label).nullish());
+
+export const email = (label: string) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200).pipe(z.email(`${label} must be a valid e-mail address`));

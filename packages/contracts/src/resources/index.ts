@@ -6,6 +6,9 @@ import { programResource } from './program.js';
 import { universityResource } from './university.js';
 import { studentFeeResource } from './student-fee.js';
 import { milestoneResource } from './milestone.js';
+import { studentResource } from './student.js';
+import { contractResource } from './contract.js';
+import { contractFileResource } from './contract-file.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -14,6 +17,9 @@ export * from './program.js';
 export * from './university.js';
 export * from './student-fee.js';
 export * from './milestone.js';
+export * from './student.js';
+export * from './contract.js';
+export * from './contract-file.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -24,4 +30,7 @@ export const resources: readonly AnyResource[] = [
   universityResource,
   studentFeeResource,
   milestoneResource,
+  studentResource,
+  contractResource,
+  contractFileResource,
 ];

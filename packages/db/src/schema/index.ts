@@ -2,3 +2,5 @@ export * from './auth.js';
 export * from './country.js';
 export * from './event.js';
 export * from './reference.js';
+export * from './student.js';
+export * from './contract.js';

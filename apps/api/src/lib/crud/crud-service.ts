@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -10,9 +10,11 @@ import {
   type EventTypeKey,
   type FieldChanges,
   type SessionUser,
+  type SortKey,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { alias } from 'drizzle-orm/pg-core';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorOf, UNIQUE_VIOLATION } from './pg-errors.js';
@@ -43,6 +45,7 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
     /** Checks and turns validated input into the values stored (e.g. hashes a password). */
     beforeCreate?: (values: Row, actor: Actor) => Promise<Row> | Row;
     beforeUpdate?: (changes: Row, current: Row, actor: Actor) => Promise<Row> | Row;
+    afterCreate?: (tx: Tx, row: Row, actor: Actor) => Promise<void>;
     afterUpdate?: (tx: Tx, change: { id: number; changed: FieldChanges }, actor: Actor) => Promise<void>;
     /** The event type of an update (default `update`). */
     updateEventType?: (changed: FieldChanges) => EventTypeKey;
@@ -72,6 +75,7 @@ export type CrudService = ReturnType<typeof createCrudService>;
  * choice list, built from the table and the descriptor. Resources with rules wrap or extend it.
  */
 export function createCrudService<T extends CrudTable>(db: Database, config: CrudConfig<T>) {
+  const pool = db.$client;
   const { resource, columns } = config;
   const table = config.table as T & { edit_timestamp: AnyPgColumn; edit_user: AnyPgColumn };
   if (!resource.readOnly && (!config.table.edit_timestamp || !config.table.edit_user)) {
@@ -90,6 +94,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     const c = columns[field];
     if (!c) throw new Error(`${resource.key}: no column ${field}`);
     return 'getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn);
+  }
+
+  function orderOf(sort: readonly SortKey[]) {
+    return [...sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))), asc(table.id)];
   }
 
   function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
@@ -147,10 +155,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
       const where = whereOf(query);
-      const order = [
-        ...query.sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))),
-        asc(table.id),
-      ];
+      const order = orderOf(query.sort);
       const [counted, data] = await Promise.all([
         withJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where),
         selectRows(db)
@@ -161,6 +166,33 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       ]);
       const total = Number(counted[0]?.total ?? 0);
       return { data, links: { pagination: paginate(total, query.page, query.perPage) } };
+    },
+
+    /**
+     * Every row a list query matches, in its order, a page at a time inside one read-only snapshot:
+     * exports stream through this, so memory stays flat however many rows there are.
+     */
+    async *iterate(query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>, ids?: number[], batchSize = 1000): AsyncGenerator<Row> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const snapshot = drizzle(client);
+        for (let offset = 0; ; offset += batchSize) {
+          const rows = await selectRows(snapshot as unknown as DbOrTx)
+            .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
+            .orderBy(...orderOf(query.sort))
+            .limit(batchSize)
+            .offset(offset);
+          yield* rows;
+          if (rows.length < batchSize) break;
+        }
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
     },
 
     async create(input: unknown, actor: Actor): Promise<{ id: number }> {
@@ -176,6 +208,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           const id = Number(inserted?.id);
           const row = await get(id, tx);
           await recordEvent(tx, { ...event('create', row, user), message: `Created ${resource.title} ${reference(row)}` });
+          await hooks.afterCreate?.(tx, row, actor);
           return { id };
         }),
       );

@@ -1,16 +1,15 @@
 import { eq, ilike, or, sql } from 'drizzle-orm';
 import { logEventResource } from '@app/contracts';
-import { loggingTypes, logEvents, users } from '@app/db';
+import { contracts, loggingTypes, logEvents, students, users } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { crudRouter } from '../../lib/crud/crud-router.js';
 import { tableChoices } from '../../lib/crud/choices.js';
+import { dayStart } from '../../lib/crud/day.js';
 
 /** The read-only event log overview (`/logging`), newest first. */
 export function logEventRouter(ctx: AppContext) {
   const tz = ctx.env.APP_TIMEZONE;
-  // A calendar day's start in the office's time zone.
-  const dayStart = (day: unknown, plusDays = 0) => sql`((${String(day)}::date + ${plusDays}::int)::timestamp at time zone ${tz})`;
   const service = createCrudService(ctx.db, {
     resource: logEventResource,
     table: logEvents,
@@ -21,22 +20,26 @@ export function logEventRouter(ctx: AppContext) {
       eventtype: loggingTypes.name,
       le_message: logEvents.le_message,
       student_id: logEvents.student_id,
-      // Students and contracts join here once they exist (issue 4).
-      student_name: sql<string | null>`null::text`.as('student_name'),
+      student_name: sql<string | null>`${students.first_name} || ' ' || ${students.last_name}`,
       contract_id: logEvents.contract_id,
-      le_contract: sql<string | null>`null::text`.as('le_contract'),
+      le_contract: contracts.application_number,
       usr_id: logEvents.usr_id,
       usr_name: users.usr_name,
       changes: logEvents.changes,
     },
-    joins: (q) => q.innerJoin(loggingTypes, eq(loggingTypes.id, logEvents.eventtype_id)).leftJoin(users, eq(users.id, logEvents.usr_id)),
+    joins: (q) =>
+      q
+        .innerJoin(loggingTypes, eq(loggingTypes.id, logEvents.eventtype_id))
+        .leftJoin(users, eq(users.id, logEvents.usr_id))
+        .leftJoin(students, eq(students.id, logEvents.student_id))
+        .leftJoin(contracts, eq(contracts.id, logEvents.contract_id)),
     search: (term) => or(ilike(logEvents.le_message, likePattern(term)), ilike(users.usr_name, likePattern(term)), ilike(loggingTypes.name, likePattern(term))),
     filters: {
       student_id: (v) => eq(logEvents.student_id, Number(v)),
       usr_id: (v) => eq(logEvents.usr_id, Number(v)),
       eventtype_id: (v) => eq(logEvents.eventtype_id, Number(v)),
-      le_time_from: (v) => sql`${logEvents.le_time} >= ${dayStart(v)}`,
-      le_time_to: (v) => sql`${logEvents.le_time} < ${dayStart(v, 1)}`,
+      le_time_from: (v) => sql`${logEvents.le_time} >= ${dayStart(tz, v)}`,
+      le_time_to: (v) => sql`${logEvents.le_time} < ${dayStart(tz, v, 1)}`,
     },
   });
   return crudRouter(service);

@@ -1,0 +1,93 @@
+import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { studentResource } from '@app/contracts';
+import { countries, students, users } from '@app/db';
+import type { AppContext } from '../../lib/context.js';
+import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
+import { crudRouter } from '../../lib/crud/crud-router.js';
+import { tableChoices } from '../../lib/crud/choices.js';
+import { exportXlsx } from '../../lib/crud/export.js';
+import { dayStart } from '../../lib/crud/day.js';
+import { route } from '../../lib/routes.js';
+import type { SheetColumn } from '../../lib/files/xlsx.js';
+
+const s = students;
+const country = alias(countries, 'country');
+const citizenship1 = alias(countries, 'citizenship1');
+const requestUser = alias(users, 'bankinfo_request_by');
+const updateUser = alias(users, 'bankinfo_update_by');
+
+/** The expression the trigram index `students_name_trgm_idx` is built on. */
+export const studentNameKey = sql`f_unaccent(lower(${s.first_name} || ' ' || ${s.last_name}))`;
+
+/** Every word of the text must occur in the name, whatever the accents and case: served by the index. */
+export function nameMatches(text: string): SQL | undefined {
+  const words = text.split(/\s+/).filter(Boolean).slice(0, 5);
+  return and(...words.map((w) => sql`${studentNameKey} like ('%' || f_unaccent(lower(${w.replace(/[\\%_]/g, (c) => `\\${c}`)})) || '%')`));
+}
+
+
+export const studentExportColumns: SheetColumn[] = [
+  { header: 'First Name', key: 'first_name' },
+  { header: 'Last Name', key: 'last_name' },
+  { header: 'Citizenship 1', key: 'citizenship1' },
+  { header: 'Street Address', key: 'address', width: 30 },
+  { header: 'Postal Code', key: 'zip', width: 12 },
+  { header: 'City', key: 'city' },
+  { header: 'Country', key: 'cntry' },
+  { header: 'Birth Date', key: 'birth_date', format: 'date' },
+  { header: 'Email Address', key: 'email_address', width: 30 },
+  { header: 'IBAN', key: 'payment_bank_iban', width: 30 },
+  { header: 'Bank Info Requested', key: 'bankinfo_request_timestamp', format: 'datetime' },
+  { header: 'Bank Info Updated', key: 'bankinfo_update_timestamp', format: 'datetime' },
+  { header: 'Last Edit', key: 'edit_timestamp', format: 'datetime' },
+];
+
+export function studentRouter(ctx: AppContext) {
+  const tz = ctx.env.APP_TIMEZONE;
+  const plain = Object.fromEntries(
+    (
+      [
+        'id', 'first_name', 'last_name', 'address', 'zip', 'city', 'cntry_id', 'birth_date', 'gender', 'citizenship1_cntry_id',
+        'citizenship2_cntry_id', 'phone', 'email_address', 'passport_number', 'comments', 'registration_fee_payed', 'active_contract_id',
+        'payment_holder_first_name', 'payment_holder_last_name', 'payment_holder_address', 'payment_holder_zip_city', 'payment_holder_cntry_id',
+        'payment_bank_iban', 'payment_bank_swift', 'payment_bank_reference', 'payment_bank_name', 'payment_bank_address', 'payment_bank_zip_city',
+        'payment_bank_cntry_id', 'university_payment_reference', 'bankinfo_request_timestamp', 'bankinfo_update_timestamp', 'edit_timestamp',
+      ] as const
+    ).map((field) => [field, s[field] as AnyPgColumn]),
+  );
+  const service = createCrudService(ctx.db, {
+    resource: studentResource,
+    table: s,
+    columns: {
+      ...plain,
+      cntry: country.cntry_name,
+      citizenship1: citizenship1.cntry_name,
+      bankinfo_request_user: requestUser.usr_name,
+      bankinfo_update_user: updateUser.usr_name,
+    },
+    joins: (q) =>
+      q
+        .innerJoin(country, eq(country.id, s.cntry_id))
+        .leftJoin(citizenship1, eq(citizenship1.id, s.citizenship1_cntry_id))
+        .leftJoin(requestUser, eq(requestUser.id, s.bankinfo_request_user))
+        .leftJoin(updateUser, eq(updateUser.id, s.bankinfo_update_user)),
+    search: nameMatches,
+    filters: {
+      name: (v) => nameMatches(String(v)),
+      email_address: (v) => ilike(s.email_address, likePattern(String(v))),
+      address: (v) => or(ilike(s.address, likePattern(String(v))), ilike(s.zip, likePattern(String(v))), ilike(s.city, likePattern(String(v)))),
+      bankinfo_requested_before: (v) => sql`${s.bankinfo_request_timestamp} < ${dayStart(tz, v)}`,
+      bankinfo_updated_before: (v) => sql`${s.bankinfo_update_timestamp} < ${dayStart(tz, v)}`,
+    },
+    eventLinks: (row) => ({ studentId: Number(row.id) }),
+  });
+  const router = crudRouter(service);
+  route(router, 'post', '/students/download_report', async (req, res) => {
+    await exportXlsx(service, req, res, { filename: 'Students.xlsx', sheet: 'Students', columns: studentExportColumns });
+  });
+  return router;
+}
+
+export const studentChoices = (ctx: AppContext) =>
+  tableChoices(ctx.db, { table: s, id: s.id, label: sql`${s.last_name} || ', ' || ${s.first_name}` });

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { defineResource } from '../common/resource.js';
+import { intake, isoDate, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+
+const nullableText = z.string().nullable();
+const nullableId = z.number().int().nullable();
+
+export const ContractSchema = z.object({
+  id: z.number().int(),
+  application_number: z.string(),
+  student_id: z.number().int(),
+  student_name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  contract_status_id: z.number().int(),
+  contract_status_name: z.string(),
+  contract_status_date: nullableText,
+  scholarship_id: z.number().int(),
+  scholarship_code: z.string(),
+  program_id: z.number().int(),
+  program_shortname: z.string(),
+  intake: z.number().int(),
+  application_round: z.number().int(),
+  application_id: z.string(),
+  da_application_id: nullableText,
+  da_offer_type_displayname: nullableText,
+  y1_university_id: z.number().int(),
+  y2_university_id: nullableId,
+  year1_finished: z.boolean(),
+  year2_finished: z.boolean(),
+  active: z.boolean(),
+  start_date: z.string(),
+  end_date: z.string(),
+  expected_graduation_date: nullableText,
+  contract_sent_date: nullableText,
+  contract_signed_date: nullableText,
+  bankinfo_required: z.boolean(),
+  bankinfo_emailrequest_timestamp: nullableText,
+  bankinfo_updated_timestamp: nullableText,
+  pf_status_email_timestamp: nullableText,
+  check_universityfee_payment: z.boolean(),
+  instalments: z.boolean(),
+  number: nullableText,
+  comments: nullableText,
+  invoiced_amount: z.number(),
+  payed_amount: z.number(),
+  to_be_payed_amount: z.number(),
+  planned_amount: z.number(),
+  files: z.number().int(),
+  edit_timestamp: z.string().nullable(),
+});
+
+export const APPLICATION_ROUNDS = [0, 1, 2, 3, 4, 5] as const;
+const round = z.number({ error: 'Round is required' }).int('Round must be 0 to 5').min(0, 'Round must be 0 to 5').max(5, 'Round must be 0 to 5');
+
+const editable = {
+  student_id: requiredRef('Student'),
+  scholarship_id: requiredRef('Scholarship'),
+  program_id: requiredRef('Program'),
+  intake: intake(),
+  application_round: round,
+  application_id: requiredText('Application ID', 50),
+  da_application_id: optionalText('DA application ID', 50),
+  da_offer_type_displayname: optionalText('DA offer type', 100),
+  y1_university_id: requiredRef('University Y1'),
+  y2_university_id: optionalRef('University Y2'),
+  year1_finished: z.boolean(),
+  year2_finished: z.boolean(),
+  active: z.boolean(),
+  start_date: isoDate('Start date'),
+  end_date: isoDate('End date'),
+  expected_graduation_date: optionalDate('Expected graduation date'),
+  contract_sent_date: optionalDate('Contract sent date'),
+  contract_signed_date: optionalDate('Contract signed date'),
+  contract_status_date: optionalDate('Status date'),
+  bankinfo_required: z.boolean({ error: 'Bank info required is required' }),
+  check_universityfee_payment: z.boolean({ error: 'Check university fee payment is required' }),
+  instalments: z.boolean({ error: 'Instalments is required' }),
+  number: optionalText('Number', 50),
+  comments: optionalText('Comments', 5000),
+};
+
+const endAfterStart = (c: { start_date?: string; end_date?: string }) => !c.start_date || !c.end_date || c.end_date >= c.start_date;
+
+/** Defaults of a new contract (spec §4). The screen fills the end date from the start date (contractEndDate). */
+export const ContractCreateSchema = z
+  .object({
+    ...editable,
+    year1_finished: editable.year1_finished.default(false),
+    year2_finished: editable.year2_finished.default(false),
+    active: editable.active.default(true),
+    bankinfo_required: editable.bankinfo_required.default(true),
+    check_universityfee_payment: editable.check_universityfee_payment.default(true),
+    instalments: editable.instalments.default(false),
+  })
+  .refine(endAfterStart, { message: 'End date cannot be before the start date', path: ['end_date'] });
+
+export const ContractUpdateSchema = z
+  .object(editable)
+  .partial()
+  .extend({ id: z.number().int().positive() })
+  .refine(endAfterStart, { message: 'End date cannot be before the start date', path: ['end_date'] });
+
+const whole = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`);
+const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
+
+export const ContractFilterSchema = z.object({
+  student_id: whole('student_id').optional(),
+  intake: whole('intake').optional(),
+  application_round: whole('application_round').optional(),
+  contract_status_id: whole('contract_status_id').optional(),
+  program_id: whole('program_id').optional(),
+  scholarship_id: whole('scholarship_id').optional(),
+  instalments: flag('instalments'),
+  active: flag('active'),
+});
+
+/** Bulk Edit (spec §2): these fields only, over the selected contracts. */
+export const CONTRACT_BULK_FIELDS = ['contract_status_date', 'year1_finished', 'y2_university_id', 'year2_finished', 'start_date', 'contract_sent_date'] as const;
+
+export const ContractBulkEditSchema = z.object({
+  ids: z.array(z.number().int().positive(), { error: 'ids must be a list of contract ids' }).min(1, 'Select at least one contract').max(1000, 'At most 1000 contracts at once'),
+  changes: z
+    .object({
+      contract_status_date: editable.contract_status_date,
+      year1_finished: editable.year1_finished.optional(),
+      y2_university_id: editable.y2_university_id,
+      year2_finished: editable.year2_finished.optional(),
+      start_date: editable.start_date.optional(),
+      contract_sent_date: editable.contract_sent_date,
+    })
+    .strict()
+    .refine((c) => Object.values(c).some((v) => v !== undefined), 'Change at least one field'),
+});
+
+export const ContractStatusChangeSchema = z.object({
+  contract_status_id: z.number({ error: 'contract_status_id is required' }).int().min(1).max(6, 'contract_status_id must be 1 to 6'),
+});
+
+export type Contract = z.infer<typeof ContractSchema>;
+
+export const contractResource = defineResource({
+  key: 'contract',
+  title: 'Contract',
+  titlePlural: 'Contracts',
+  apiPath: 'contracts',
+  routes: { overview: '/contracts', detail: '/contract' },
+  schema: ContractSchema,
+  createSchema: ContractCreateSchema,
+  updateSchema: ContractUpdateSchema,
+  filterSchema: ContractFilterSchema,
+  sortable: [
+    'application_number',
+    'student_name',
+    'last_name',
+    'contract_status_name',
+    'scholarship_code',
+    'program_shortname',
+    'intake',
+    'start_date',
+    'end_date',
+    'contract_sent_date',
+    'bankinfo_emailrequest_timestamp',
+    'bankinfo_updated_timestamp',
+    'pf_status_email_timestamp',
+    'edit_timestamp',
+  ],
+  defaultSort: [{ field: 'last_name', direction: 'asc' }],
+  choice: 'contracts',
+  access: { read: 'reader', write: 'user' },
+  deletable: true,
+  referenceField: 'application_number',
+});

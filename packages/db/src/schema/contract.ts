@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, date, index, integer, pgSequence, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
+import { editAudit, timestamptz } from './columns.js';
+import { programs, scholarships, universities } from './reference.js';
+import { students } from './student.js';
+
+export const contractStatuses = pgTable('contract_statuses', {
+  id: integer('id').primaryKey(),
+  name: varchar('name', { length: 50 }).notNull().unique(),
+});
+
+export const fileTypes = pgTable('file_types', {
+  id: integer('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull().unique(),
+});
+
+export const applicationNumberSeq = pgSequence('application_number_seq', { startWith: 1 });
+
+export const contracts = pgTable(
+  'contracts',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    application_number: varchar('application_number', { length: 20 })
+      .notNull()
+      .unique()
+      .default(sql`'A' || lpad(nextval('application_number_seq')::text, 6, '0')`),
+    student_id: integer('student_id')
+      .notNull()
+      .references(() => students.id),
+    contract_status_id: integer('contract_status_id')
+      .notNull()
+      .default(1)
+      .references(() => contractStatuses.id),
+    contract_status_date: date('contract_status_date'),
+    scholarship_id: integer('scholarship_id')
+      .notNull()
+      .references(() => scholarships.id),
+    program_id: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    intake: smallint('intake').notNull(),
+    application_round: smallint('application_round').notNull(),
+    application_id: varchar('application_id', { length: 50 }).notNull(),
+    da_application_id: varchar('da_application_id', { length: 50 }),
+    da_offer_type_displayname: varchar('da_offer_type_displayname', { length: 100 }),
+    y1_university_id: integer('y1_university_id')
+      .notNull()
+      .references(() => universities.id),
+    y2_university_id: integer('y2_university_id').references(() => universities.id),
+    year1_finished: boolean('year1_finished').notNull().default(false),
+    year2_finished: boolean('year2_finished').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    start_date: date('start_date').notNull(),
+    end_date: date('end_date').notNull(),
+    expected_graduation_date: date('expected_graduation_date'),
+    contract_sent_date: date('contract_sent_date'),
+    contract_signed_date: date('contract_signed_date'),
+    bankinfo_required: boolean('bankinfo_required').notNull().default(true),
+    bankinfo_emailrequest_timestamp: timestamptz('bankinfo_emailrequest_timestamp'),
+    bankinfo_updated_timestamp: timestamptz('bankinfo_updated_timestamp'),
+    pf_status_email_timestamp: timestamptz('pf_status_email_timestamp'),
+    check_universityfee_payment: boolean('check_universityfee_payment').notNull().default(true),
+    instalments: boolean('instalments').notNull().default(false),
+    number: varchar('number', { length: 50 }),
+    comments: text('comments'),
+    ...editAudit(),
+  },
+  (t) => [
+    index('contracts_student_idx').on(t.student_id),
+    index('contracts_status_idx').on(t.contract_status_id),
+    index('contracts_intake_idx').on(t.intake, t.application_round),
+    index('contracts_program_idx').on(t.program_id),
+    index('contracts_scholarship_idx').on(t.scholarship_id),
+    index('contracts_start_date_idx').on(t.start_date),
+  ],
+);
+
+const fileContent = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+
+/** Contract documents; the bytes live in PostgreSQL so a database backup is complete (DESIGN §5). */
+export const contractFiles = pgTable(
+  'contract_files',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    contract_id: integer('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    ft_id: integer('ft_id')
+      .notNull()
+      .default(1)
+      .references(() => fileTypes.id),
+    description: varchar('description', { length: 500 }),
+    filename: varchar('filename', { length: 200 }).notNull(),
+    mime_type: varchar('mime_type', { length: 150 }),
+    size: integer('size'),
+    content: fileContent('content'),
+    uploaded_timestamp: timestamptz('uploaded_timestamp'),
+    uploaded_user: integer('uploaded_user').references(() => users.id),
+    ...editAudit(),
+  },
+  (t) => [index('contract_files_contract_idx').on(t.contract_id)],
+);

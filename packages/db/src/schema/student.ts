@@ -1,0 +1,55 @@
+import { boolean, date, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
+import { countries } from './country.js';
+import { editAudit, timestamptz } from './columns.js';
+
+const country = (name: string) => integer(name).references(() => countries.id);
+
+export const students = pgTable(
+  'students',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    first_name: varchar('first_name', { length: 100 }).notNull(),
+    last_name: varchar('last_name', { length: 100 }).notNull(),
+    address: varchar('address', { length: 300 }).notNull(),
+    zip: varchar('zip', { length: 20 }).notNull(),
+    city: varchar('city', { length: 100 }).notNull(),
+    cntry_id: country('cntry_id').notNull(),
+    birth_date: date('birth_date').notNull(),
+    gender: varchar('gender', { length: 20 }),
+    citizenship1_cntry_id: country('citizenship1_cntry_id'),
+    citizenship2_cntry_id: country('citizenship2_cntry_id'),
+    phone: varchar('phone', { length: 50 }),
+    email_address: varchar('email_address', { length: 200 }).notNull(),
+    passport_number: varchar('passport_number', { length: 50 }),
+    comments: text('comments'),
+    registration_fee_payed: boolean('registration_fee_payed').notNull().default(false),
+    /** The student's current contract (kept by the contract service; FK added in SQL, it is circular). */
+    active_contract_id: integer('active_contract_id'),
+    payment_holder_first_name: varchar('payment_holder_first_name', { length: 100 }),
+    payment_holder_last_name: varchar('payment_holder_last_name', { length: 100 }),
+    payment_holder_address: varchar('payment_holder_address', { length: 300 }),
+    payment_holder_zip_city: varchar('payment_holder_zip_city', { length: 150 }),
+    payment_holder_cntry_id: country('payment_holder_cntry_id'),
+    payment_bank_iban: varchar('payment_bank_iban', { length: 42 }),
+    payment_bank_swift: varchar('payment_bank_swift', { length: 11 }),
+    payment_bank_reference: varchar('payment_bank_reference', { length: 100 }),
+    payment_bank_name: varchar('payment_bank_name', { length: 200 }),
+    payment_bank_address: varchar('payment_bank_address', { length: 300 }),
+    payment_bank_zip_city: varchar('payment_bank_zip_city', { length: 150 }),
+    payment_bank_cntry_id: country('payment_bank_cntry_id'),
+    university_payment_reference: varchar('university_payment_reference', { length: 100 }),
+    bankinfo_request_timestamp: timestamptz('bankinfo_request_timestamp'),
+    bankinfo_request_user: integer('bankinfo_request_user').references(() => users.id),
+    bankinfo_update_timestamp: timestamptz('bankinfo_update_timestamp'),
+    bankinfo_update_user: integer('bankinfo_update_user').references(() => users.id),
+    ...editAudit(),
+  },
+  (t) => [
+    index('students_last_name_idx').on(t.last_name, t.id),
+    index('students_first_name_idx').on(t.first_name, t.id),
+    index('students_email_idx').on(t.email_address),
+    index('students_bankinfo_request_idx').on(t.bankinfo_request_timestamp),
+    index('students_bankinfo_update_idx').on(t.bankinfo_update_timestamp),
+  ],
+);
