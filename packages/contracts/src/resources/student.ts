@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
-import { email, isoDate, optionalBic, optionalDate, optionalIban, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { email, isoDate, optionalBic, optionalIban, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 
 export const GENDERS = ['Male', 'Female', 'Non-Binary'] as const;
 

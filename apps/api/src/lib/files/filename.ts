@@ -8,6 +8,7 @@ export function sanitizeFilename(name: string, fallback = 'document'): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   let clean = base
     .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*]/g, '_')
     .replace(/\s+/g, ' ')
     .replace(/^[.\s]+/, '')
