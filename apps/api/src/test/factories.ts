@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
 import { ROLE_IDS, type RoleName } from '@app/contracts';
-import { countries, users, type Database } from '@app/db';
+import { contracts, countries, programs, students, universities, users, type Database } from '@app/db';
 import { hashPassword } from '../lib/auth/password.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -66,4 +66,71 @@ export function randomCode(): string {
       return code;
     }
   }
+}
+
+/** A program and a university for contracts to point at. */
+export async function createReferences(db: Database) {
+  const code = randomCode();
+  const [program] = await db.insert(programs).values({ name: `Program ${code}`, shortname: `P${code}` }).returning();
+  const [university] = await db
+    .insert(universities)
+    .values({
+      name: `University ${code}`,
+      shortname: `U${code}`,
+      payment_holder_name: 'Kasse',
+      payment_holder_iban: 'DE89370400440532013000',
+      payment_holder_swift: 'COBADEFFXXX',
+      payment_holder_address: 'Street 1',
+      payment_bank_address: 'Bank Street 1',
+      payment_amount: '1000',
+    })
+    .returning();
+  return { program: program!, university: university! };
+}
+
+export async function createStudent(db: Database, values: Partial<typeof students.$inferInsert> = {}) {
+  const country = values.cntry_id ?? (await createCountry(db)).id;
+  const [row] = await db
+    .insert(students)
+    .values({
+      first_name: 'Jan',
+      last_name: `Student ${randomCode()}`,
+      address: 'Hauptstraße 1',
+      zip: '10115',
+      city: 'Berlin',
+      cntry_id: country,
+      birth_date: '2000-01-31',
+      email_address: 'jan@example.org',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+export async function createContract(db: Database, values: Partial<typeof contracts.$inferInsert> = {}) {
+  const refs = await createReferences(db);
+  const student = values.student_id ? undefined : await createStudent(db);
+  const [row] = await db
+    .insert(contracts)
+    .values({
+      student_id: values.student_id ?? student!.id,
+      scholarship_id: 1,
+      program_id: refs.program.id,
+      intake: 2024,
+      application_round: 1,
+      application_id: `APP-${randomCode()}`,
+      y1_university_id: refs.university.id,
+      start_date: '2024-09-01',
+      end_date: '2026-08-31',
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+/** Supertest parser that keeps a binary body (xlsx, uploads) as a Buffer. */
+export function binaryParser(res: NodeJS.ReadableStream, callback: (err: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
 }

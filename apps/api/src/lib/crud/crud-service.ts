@@ -63,6 +63,19 @@ export function moneyValue(column: AnyPgColumn): SQL<number> {
   return sql<number>`(${column})::float8`;
 }
 
+/**
+ * A body field the schema does not know (a read-only or misspelt field) is refused with a 400 naming it,
+ * never dropped in silence.
+ */
+function refuseUnknownFields(schema: AnyResource['createSchema'], input: unknown): void {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return;
+  const known = new Set(Object.keys(schema.shape));
+  const unknown = Object.keys(input).filter((k) => !known.has(k));
+  if (unknown.length > 0) {
+    throw new AppError('BAD_REQUEST', `Invalid input: ${unknown.join(', ')}`, Object.fromEntries(unknown.map((k) => [k, [`${k} cannot be set here`]])));
+  }
+}
+
 /** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -197,6 +210,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     async create(input: unknown, actor: Actor): Promise<{ id: number }> {
       const { user } = actor;
+      refuseUnknownFields(resource.createSchema, input);
       const parsed = parseInput(resource.createSchema, input, resource.title.toLowerCase()) as Row;
       const values = hooks.beforeCreate ? await hooks.beforeCreate(parsed, actor) : parsed;
       return guarded(() =>
@@ -220,6 +234,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      */
     async update(id: number, input: unknown, ifMatch: string | undefined, actor: Actor): Promise<Row> {
       const { user } = actor;
+      refuseUnknownFields(resource.updateSchema, input);
       const { id: bodyId, ...changes } = parseInput(resource.updateSchema, input, resource.title.toLowerCase()) as Row;
       if (bodyId !== undefined && Number(bodyId) !== id) {
         throw new AppError('BAD_REQUEST', 'Invalid input: id', { id: ['id in the body must match the URL'] });

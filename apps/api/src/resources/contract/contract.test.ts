@@ -1,0 +1,207 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { and, eq, inArray } from 'drizzle-orm';
+import { canTransition, contractResource, EVENT_TYPE_IDS } from '@app/contracts';
+import { contracts, logEvents, students } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { crudSuite } from '../../test/crud-suite.js';
+import { binaryParser, createContract, createReferences, createStudent, userWithToken } from '../../test/factories.js';
+
+const t = await setupTestApp();
+const refs = await createReferences(t.db);
+const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Żeleński' });
+let user: Awaited<ReturnType<typeof userWithToken>>;
+let admin: Awaited<ReturnType<typeof userWithToken>>;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+  admin = await userWithToken(t.app, t.db, 'Administrator');
+});
+const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+
+const valid = (n: number) => ({
+  student_id: student.id,
+  scholarship_id: 1 + (n % 8),
+  program_id: refs.program.id,
+  intake: 2000 + (n % 50),
+  application_round: n % 6,
+  application_id: `APP-${n}`,
+  y1_university_id: refs.university.id,
+  start_date: '2024-09-01',
+  end_date: '2026-08-31',
+});
+
+crudSuite(t, {
+  resource: contractResource,
+  valid,
+  invalid: { body: { application_round: 6, start_date: '2024-09-01' }, fields: ['student_id', 'scholarship_id', 'program_id', 'intake', 'application_round', 'application_id', 'y1_university_id', 'end_date'] },
+  change: { comments: 'Called the student', contract_sent_date: '2024-08-15' },
+  sortBy: ['intake', 'application_number'],
+});
+
+describe('contracts: creation', () => {
+  it('applies the defaults, generates the application number and joins the names', async () => {
+    const res = await api('post', '/contracts').send(valid(1));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = (await api('get', `/contracts/${res.body.id}`)).body;
+    expect(row).toMatchObject({
+      active: true,
+      bankinfo_required: true,
+      check_universityfee_payment: true,
+      instalments: false,
+      contract_status_id: 1,
+      contract_status_name: 'Offer accepted',
+      student_name: 'Łukasz Żeleński',
+      program_shortname: refs.program.shortname,
+      scholarship_code: 'EU-PART',
+      invoiced_amount: 0,
+      payed_amount: 0,
+      to_be_payed_amount: 0,
+      planned_amount: 0,
+      files: 0,
+    });
+    expect(row.application_number).toMatch(/^A\d{6}$/);
+    expect(Object.keys(row).sort()).toEqual(Object.keys(contractResource.schema.shape).sort());
+    const [s] = await t.db.select().from(students).where(eq(students.id, student.id));
+    expect(s!.active_contract_id).not.toBeNull();
+  });
+
+  it('keeps the application number and status read-only', async () => {
+    const c = await createContract(t.db);
+    const res = await api('put', `/contracts/${c.id}`).send({ id: c.id, application_number: 'X1', contract_status_id: 5 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['application_number', 'contract_status_id']);
+  });
+
+  it('refuses an end date before the start date and a round outside 0–5', async () => {
+    const res = await api('post', '/contracts').send({ ...valid(2), end_date: '2024-08-31', application_round: 7 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.application_round).toEqual(['Round must be 0 to 5']);
+    expect(res.body.errors.end_date).toEqual(['End date cannot be before the start date']);
+  });
+
+  it('filters by intake, round, status, program, scholarship and student', async () => {
+    const other = await createStudent(t.db);
+    const a = await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 2 });
+    await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 3, contract_status_id: 3 });
+    const ids = async (q: string) => (await api('get', `/contracts?${q}&sort=application_number|asc`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids('intake=2031&application_round=2')).toEqual([a.id]);
+    expect(await ids(`student_id=${other.id}&contract_status_id=1`)).toEqual([a.id]);
+    expect((await ids(`student_id=${other.id}&scholarship_id=1`)).length).toBe(2);
+    expect((await api('get', '/contracts?active=maybe')).status).toBe(400);
+  });
+});
+
+describe('contracts: status lifecycle', () => {
+  const setStatus = (id: number, status: number) => t.db.update(contracts).set({ contract_status_id: status }).where(eq(contracts.id, id));
+
+  it('allows exactly the transitions of the spec, answering the updated record, and 409 for the rest', async () => {
+    const c = await createContract(t.db);
+    const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
+    for (let from = 1; from <= 6; from++) {
+      for (let to = 1; to <= 6; to++) {
+        await setStatus(c.id, from);
+        const res = await api('put', `/contracts/${c.id}/update_status`).send({ contract_status_id: to });
+        const [row] = await t.db.select().from(contracts).where(eq(contracts.id, c.id));
+        if (canTransition(from, to)) {
+          expect(res.status, `${from} → ${to}`).toBe(200);
+          expect(res.body).toMatchObject({ id: c.id, contract_status_id: to, contract_status_date: today });
+          expect(row!.contract_status_id).toBe(to);
+        } else {
+          expect(res.status, `${from} → ${to}`).toBe(409);
+          expect(res.body.message).toMatch(/^A contract with status ".+" cannot change to ".+"$/);
+          expect(row!.contract_status_id).toBe(from);
+        }
+      }
+    }
+    const events = await t.db.select().from(logEvents).where(and(eq(logEvents.contract_id, c.id), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.statusChange)));
+    expect(events).toHaveLength(13);
+    expect(events.every((e) => e.student_id === c.student_id && e.usr_id === user.id)).toBe(true);
+  });
+
+  it('lets exactly one of two concurrent transitions win', async () => {
+    for (let round = 0; round < 5; round++) {
+      const c = await createContract(t.db, { contract_status_id: 3 });
+      const [a, b] = await Promise.all([
+        api('put', `/contracts/${c.id}/update_status`).send({ contract_status_id: 4 }),
+        api('put', `/contracts/${c.id}/update_status`).send({ contract_status_id: 5 }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      const [row] = await t.db.select().from(contracts).where(eq(contracts.id, c.id));
+      expect(row!.contract_status_id).toBe(a.status === 200 ? 4 : 5);
+    }
+  });
+
+  it('needs User level and a valid status id', async () => {
+    const c = await createContract(t.db);
+    const reader = await userWithToken(t.app, t.db, 'Reader');
+    expect((await api('put', `/contracts/${c.id}/update_status`, reader.token).send({ contract_status_id: 2 })).status).toBe(403);
+    expect((await api('put', `/contracts/${c.id}/update_status`).send({ contract_status_id: 9 })).status).toBe(400);
+    expect((await api('put', '/contracts/999999/update_status').send({ contract_status_id: 2 })).status).toBe(404);
+  });
+});
+
+describe('contracts: bulk edit', () => {
+  it('changes the selected contracts in one go, one event each, the end date following the start date', async () => {
+    const a = await createContract(t.db);
+    const b = await createContract(t.db);
+    const res = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id, b.id], changes: { contract_sent_date: '2024-07-01', year1_finished: true, start_date: '2024-10-01' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ updated: 2 });
+    const rows = await t.db.select().from(contracts).where(inArray(contracts.id, [a.id, b.id]));
+    for (const row of rows) expect(row).toMatchObject({ contract_sent_date: '2024-07-01', year1_finished: true, start_date: '2024-10-01', end_date: '2026-09-30', edit_user: admin.id });
+    const events = await t.db.select().from(logEvents).where(and(inArray(logEvents.contract_id, [a.id, b.id]), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.bulkEdit)));
+    expect(events).toHaveLength(2);
+  });
+
+  it('changes nothing when one id is unknown (all or none)', async () => {
+    const a = await createContract(t.db);
+    const res = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id, 999999], changes: { year2_finished: true } });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Contracts not found: 999999');
+    const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
+    expect(row!.year2_finished).toBe(false);
+  });
+
+  it('writes nothing when no value differs, and refuses empty changes, other fields, and non-administrators', async () => {
+    const a = await createContract(t.db, { contract_sent_date: '2024-05-05' });
+    const same = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { contract_sent_date: '2024-05-05' } });
+    expect(same.body).toEqual({ updated: 0 });
+    const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
+    expect(row!.edit_timestamp).toEqual(a.edit_timestamp);
+    expect((await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: {} })).status).toBe(400);
+    expect((await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { comments: 'x' } })).status).toBe(400);
+    expect((await api('post', '/contracts/bulk_edit').send({ ids: [a.id], changes: { year1_finished: true } })).status).toBe(403);
+  });
+});
+
+describe('contracts: Contracts.xlsx', () => {
+  it('streams the contracts of the current filter with the overview columns', async () => {
+    const s = await createStudent(t.db, { first_name: '=cmd|', last_name: 'Report' });
+    const c = await createContract(t.db, { student_id: s.id, intake: 2044, contract_sent_date: '2024-06-30' });
+    const res = await api('post', '/contracts/download_report').send({ filter: { intake: 2044 } }).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/Contracts\.xlsx/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.body as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.rowCount).toBe(2);
+    expect(sheet.getRow(1).getCell(1).value).toBe('Application Number');
+    expect(sheet.getRow(2).getCell(1).value).toBe(c.application_number);
+    expect(sheet.getRow(2).getCell(2).value).toBe(`'=cmd| Report`);
+    expect(sheet.getRow(2).getCell(3).value).toBe('Offer accepted');
+    expect(sheet.getRow(2).getCell(10).value).toEqual(new Date('2024-06-30T00:00:00Z'));
+  });
+});
+
+describe('contract choice lists', () => {
+  it('answers statuses, rounds, intakes, file types, contracts and students', async () => {
+    const get = async (name: string) => (await api('get', `/${name}/choice`)).body;
+    expect((await get('contract_status')).map((c: { name: string }) => c.name)).toEqual(['Offer accepted', 'Offer rejected', 'Enrolled', 'On a break', 'Graduated', 'Dropped out']);
+    expect((await get('contracts_round')).map((c: { id: number }) => c.id)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(await get('contracts_intake')).toContainEqual({ id: '2024', name: '2024' });
+    expect(await get('contracts_year')).toContainEqual({ id: '2024', name: '2024' });
+    expect((await get('file_types'))[0]).toEqual({ id: 1, name: 'Contract' });
+    expect(await get('students')).toContainEqual({ id: student.id, name: 'Żeleński, Łukasz' });
+    expect((await get('contracts')).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { eq } from 'drizzle-orm';
+import { studentResource } from '@app/contracts';
+import { students } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { crudSuite } from '../../test/crud-suite.js';
+import { binaryParser, createCountry, createStudent, userWithToken } from '../../test/factories.js';
+import { nameMatches } from './student.router.js';
+
+const t = await setupTestApp();
+const germany = await createCountry(t.db, { cntry_code: 'DEU', cntry_name: 'Germany' });
+let user: Awaited<ReturnType<typeof userWithToken>>;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+});
+const api = (method: 'get' | 'post' | 'put', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+
+const valid = (n: number) => ({
+  first_name: `First${n}`,
+  last_name: `last${String(n).padStart(5, '0')}`,
+  address: 'Hauptstraße 1',
+  zip: '10115',
+  city: 'Berlin',
+  cntry_id: germany.id,
+  birth_date: '2001-05-17',
+  email_address: `s${n}@example.org`,
+});
+
+crudSuite(t, {
+  resource: studentResource,
+  valid,
+  invalid: { body: { first_name: 'Only', email_address: 'not-an-email' }, fields: ['last_name', 'address', 'zip', 'city', 'cntry_id', 'birth_date', 'email_address'] },
+  change: { city: 'Potsdam', phone: '+49 30 1234567' },
+  sortBy: ['last_name', 'first_name'],
+});
+
+describe('students: fields and validation', () => {
+  it('answers every field of the spec, with the country names joined and read-only values set', async () => {
+    const res = await api('post', '/students').send({ ...valid(1), citizenship1_cntry_id: germany.id, gender: 'Non-Binary', payment_bank_iban: 'de89 3704 0044 0532 0130 00', payment_bank_swift: 'cobadeffxxx' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = (await api('get', `/students/${res.body.id}`)).body;
+    expect(row).toMatchObject({
+      cntry: 'Germany',
+      citizenship1: 'Germany',
+      gender: 'Non-Binary',
+      payment_bank_iban: 'DE89370400440532013000',
+      payment_bank_swift: 'COBADEFFXXX',
+      registration_fee_payed: false,
+      active_contract_id: null,
+      bankinfo_request_timestamp: null,
+      bankinfo_update_user: null,
+    });
+    expect(Object.keys(row).sort()).toEqual(Object.keys(studentResource.schema.shape).sort());
+  });
+
+  it('checks IBAN and BIC only when given, and the gender options', async () => {
+    expect((await api('post', '/students').send({ ...valid(2), payment_bank_iban: '', payment_bank_swift: '' })).status).toBe(201);
+    const bad = await api('post', '/students').send({ ...valid(3), payment_bank_iban: 'DE00 1234', payment_bank_swift: 'XX', gender: 'Other' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({
+      payment_bank_iban: ['IBAN is not a valid IBAN'],
+      payment_bank_swift: ['BIC / SWIFT is not a valid BIC (8 or 11 characters)'],
+      gender: ['Gender must be Male, Female or Non-Binary'],
+    });
+  });
+
+  it('does not let registration_fee_payed or active_contract_id be written', async () => {
+    const s = await createStudent(t.db, { cntry_id: germany.id });
+    const res = await api('put', `/students/${s.id}`).send({ id: s.id, registration_fee_payed: true, active_contract_id: 5 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['active_contract_id', 'registration_fee_payed']);
+  });
+});
+
+describe('students: quick filter and advanced filters', () => {
+  beforeAll(async () => {
+    await createStudent(t.db, { first_name: 'José', last_name: 'Müller-Ñúñez', cntry_id: germany.id, email_address: 'jose@uni.example', city: 'Göttingen' });
+    await createStudent(t.db, { first_name: 'Zoë', last_name: 'Ørsted', cntry_id: germany.id, email_address: 'zoe@uni.example', zip: '37073' });
+  });
+  const names = async (query: string) => (await api('get', `/students?${query}`)).body.data.map((s: { last_name: string }) => s.last_name);
+
+  it('finds names regardless of accents and case, word by word', async () => {
+    expect(await names('search=muller')).toEqual(['Müller-Ñúñez']);
+    expect(await names('search=NUNEZ%20jose')).toEqual(['Müller-Ñúñez']);
+    expect(await names('search=zoe%20orsted')).toEqual(['Ørsted']);
+    expect(await names('search=jose%20orsted')).toEqual([]);
+  });
+
+  it('uses the trigram index for the name search, not a sequential scan', async () => {
+    const query = t.db.select({ id: students.id }).from(students).where(nameMatches('muller')).toSQL();
+    const client = await t.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const plan = await client.query(`EXPLAIN ${query.sql}`, query.params);
+      expect(plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')).toContain('students_name_trgm_idx');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('filters by name, e-mail address, address and bank info dates', async () => {
+    expect(await names('name=mÜller')).toEqual(['Müller-Ñúñez']);
+    expect(await names('email_address=zoe@uni')).toEqual(['Ørsted']);
+    expect(await names('address=göttingen')).toEqual(['Müller-Ñúñez']);
+    expect(await names('address=37073')).toEqual(['Ørsted']);
+    const [zoe] = await t.db.select().from(students).where(eq(students.last_name, 'Ørsted'));
+    await t.db.update(students).set({ bankinfo_request_timestamp: new Date('2024-03-01T10:00:00Z'), bankinfo_update_timestamp: new Date('2024-06-01T10:00:00Z') }).where(eq(students.id, zoe!.id));
+    expect(await names('bankinfo_requested_before=2024-03-02')).toEqual(['Ørsted']);
+    expect(await names('bankinfo_requested_before=2024-03-01')).toEqual([]);
+    expect(await names('bankinfo_updated_before=2024-06-02&email_address=uni.example')).toEqual(['Ørsted']);
+    expect((await api('get', '/students?bankinfo_updated_before=soon')).status).toBe(400);
+  });
+});
+
+describe('students: Export Selection', () => {
+  async function readXlsx(body: Buffer) {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(body as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  }
+
+  it('exports the selected rows as Students.xlsx with the overview columns, dates as dates, formula-like text made safe', async () => {
+    const evil = await createStudent(t.db, { first_name: '=HYPERLINK("http://x","click")', last_name: '+Evil', cntry_id: germany.id, birth_date: '1999-12-31', city: '@SUM(A1)' });
+    const plain = await createStudent(t.db, { first_name: 'Anna', last_name: 'Plain', cntry_id: germany.id });
+    const reader = await userWithToken(t.app, t.db, 'Reader');
+    const res = await api('post', '/students/download_report', reader.token).send({ ids: [plain.id, evil.id] }).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="?Students\.xlsx"?$/);
+    const rows = await readXlsx(res.body as Buffer);
+    expect(rows[0]!.slice(0, 8)).toEqual(['First Name', 'Last Name', 'Citizenship 1', 'Street Address', 'Postal Code', 'City', 'Country', 'Birth Date']);
+    expect(rows).toHaveLength(3);
+    // Default order: last name ascending ("+Evil" before "Plain").
+    expect(rows[1]![0]).toBe(`'=HYPERLINK("http://x","click")`);
+    expect(rows[1]![1]).toBe(`'+Evil`);
+    expect(rows[1]![5]).toBe(`'@SUM(A1)`);
+    expect(rows[1]![6]).toBe('Germany');
+    expect(rows[1]![7]).toEqual(new Date('1999-12-31T00:00:00Z'));
+    expect(rows[2]![0]).toBe('Anna');
+  });
+
+  it('exports the filtered list when nothing is selected', async () => {
+    const res = await api('post', '/students/download_report').send({ filter: { search: 'muller' } }).buffer(true).parse(binaryParser);
+    const rows = await readXlsx(res.body as Buffer);
+    expect(rows.slice(1).map((r) => r[1])).toEqual(['Müller-Ñúñez']);
+    const bad = await api('post', '/students/download_report').send({ filter: { colour: 'red' } });
+    expect(bad.status).toBe(400);
+  });
+});
