@@ -129,8 +129,9 @@ export async function createContract(db: Database, values: Partial<typeof contra
 }
 
 /** Supertest parser that keeps a binary body (xlsx, uploads) as a Buffer. */
-export function binaryParser(res: NodeJS.ReadableStream, callback: (err: Error | null, body: Buffer) => void): void {
+export function binaryParser(res: unknown, callback: (err: Error | null, body: unknown) => void): void {
+  const stream = res as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => callback(null, Buffer.concat(chunks)));
 }
