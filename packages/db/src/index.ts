@@ -3,3 +3,4 @@ export * from './client.js';
 export * from './migrate.js';
 export * from './embedded.js';
 export * from './seed/countries.js';
+export * from './seed/demo.js';

@@ -14,7 +14,6 @@ import {
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { alias } from 'drizzle-orm/pg-core';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
 import { FOREIGN_KEY_VIOLATION, pgErrorOf, UNIQUE_VIOLATION } from './pg-errors.js';
@@ -182,22 +181,24 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     },
 
     /**
-     * Every row a list query matches, in its order, a page at a time inside one read-only snapshot:
-     * exports stream through this, so memory stays flat however many rows there are.
+     * Every row a list query matches, in its order, through a server-side cursor inside one read-only
+     * snapshot: exports stream through this, so memory stays flat and the query runs once.
      */
-    async *iterate(query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>, ids?: number[], batchSize = 1000): AsyncGenerator<Row> {
+    async *iterate(query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>, ids?: number[], batchSize = 2000): AsyncGenerator<Row> {
+      const { sql: text, params } = selectRows(db)
+        .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
+        .orderBy(...orderOf(query.sort))
+        .toSQL();
+      // Drizzle selects the fields in the order of the selection's keys.
+      const keys = Object.keys(columns);
       const client = await pool.connect();
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const snapshot = drizzle(client);
-        for (let offset = 0; ; offset += batchSize) {
-          const rows = await selectRows(snapshot as unknown as DbOrTx)
-            .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
-            .orderBy(...orderOf(query.sort))
-            .limit(batchSize)
-            .offset(offset);
-          yield* rows;
-          if (rows.length < batchSize) break;
+        await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, params);
+        for (;;) {
+          const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
+          for (const values of batch.rows) yield Object.fromEntries(keys.map((k, i) => [k, values[i]]));
+          if (batch.rows.length < batchSize) break;
         }
         await client.query('COMMIT');
       } catch (err) {

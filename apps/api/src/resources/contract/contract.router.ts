@@ -1,4 +1,5 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -80,7 +81,15 @@ export function contractRouter(ctx: AppContext) {
         .innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id))
         .innerJoin(scholarships, eq(scholarships.id, c.scholarship_id))
         .innerJoin(programs, eq(programs.id, c.program_id)),
-    search: (term) => or(ilike(c.application_number, likePattern(term)), nameMatches(term)),
+    // A union of two index searches (application number, student name): an OR across the join would scan.
+    search: (term) =>
+      inArray(
+        c.id,
+        union(
+          ctx.db.select({ id: c.id }).from(c).where(ilike(c.application_number, likePattern(term))),
+          ctx.db.select({ id: c.id }).from(c).innerJoin(students, eq(students.id, c.student_id)).where(nameMatches(term)),
+        ),
+      ),
     filters: {
       student_id: (v) => eq(c.student_id, Number(v)),
       intake: (v) => eq(c.intake, Number(v)),

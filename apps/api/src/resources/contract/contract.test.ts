@@ -79,6 +79,14 @@ describe('contracts: creation', () => {
     expect(res.body.errors.end_date).toEqual(['End date cannot be before the start date']);
   });
 
+  it('quick filter finds contracts by application number or by student name, accents and case ignored', async () => {
+    const s = await createStudent(t.db, { first_name: 'Ségolène', last_name: 'Quickfinder' });
+    const c = await createContract(t.db, { student_id: s.id });
+    const ids = async (q: string) => (await api('get', `/contracts?search=${encodeURIComponent(q)}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids('segolene QUICKFINDER')).toEqual([c.id]);
+    expect(await ids(c.application_number.toLowerCase())).toEqual([c.id]);
+  });
+
   it('filters by intake, round, status, program, scholarship and student', async () => {
     const other = await createStudent(t.db);
     const a = await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 2 });

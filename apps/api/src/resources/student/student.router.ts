@@ -1,4 +1,4 @@
-import { and, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { studentResource } from '@app/contracts';
 import { countries, students, users } from '@app/db';
@@ -20,11 +20,16 @@ const updateUser = alias(users, 'bankinfo_update_by');
 /** The expression the trigram index `students_name_trgm_idx` is built on. */
 export const studentNameKey = sql`f_unaccent(lower(${s.first_name} || ' ' || ${s.last_name}))`;
 
-/** Every word of the text must occur in the name, whatever the accents and case: served by the index. */
-export function nameMatches(text: string): SQL | undefined {
+/** The expression of `students_address_trgm_idx`. */
+const addressKey = sql`f_unaccent(lower(${s.address} || ' ' || ${s.zip} || ' ' || ${s.city}))`;
+
+/** Every word of the text must occur in the key, whatever the accents and case: served by its trigram index. */
+function wordsMatch(key: SQL, text: string): SQL | undefined {
   const words = text.split(/\s+/).filter(Boolean).slice(0, 5);
-  return and(...words.map((w) => sql`${studentNameKey} like ('%' || f_unaccent(lower(${w.replace(/[\\%_]/g, (c) => `\\${c}`)})) || '%')`));
+  return and(...words.map((w) => sql`${key} like ('%' || f_unaccent(lower(${w.replace(/[\\%_]/g, (c) => `\\${c}`)})) || '%')`));
 }
+
+export const nameMatches = (text: string) => wordsMatch(studentNameKey, text);
 
 
 export const studentExportColumns: SheetColumn[] = [
@@ -75,8 +80,8 @@ export function studentRouter(ctx: AppContext) {
     search: nameMatches,
     filters: {
       name: (v) => nameMatches(String(v)),
-      email_address: (v) => ilike(s.email_address, likePattern(String(v))),
-      address: (v) => or(ilike(s.address, likePattern(String(v))), ilike(s.zip, likePattern(String(v))), ilike(s.city, likePattern(String(v)))),
+      email_address: (v) => sql`lower(${s.email_address}) like lower(${likePattern(String(v))})`,
+      address: (v) => wordsMatch(addressKey, String(v)),
       bankinfo_requested_before: (v) => sql`${s.bankinfo_request_timestamp} < ${dayStart(tz, v)}`,
       bankinfo_updated_before: (v) => sql`${s.bankinfo_update_timestamp} < ${dayStart(tz, v)}`,
     },

@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../client.js';
+
+/**
+ * Realistic demo data (names with diacritics from many countries, valid IBANs, contracts in every status,
+ * documents). Idempotent: a second run adds nothing. Needs the base seed (countries) first.
+ */
+const PEOPLE: Array<[first: string, last: string, country: string, city: string, zip: string, iban: string, bic: string, gender: string]> = [
+  ['Łukasz', 'Wiśniewski', 'PL', 'Kraków', '30-001', 'PL61109010140000071219812874', 'WBKPPLPP', 'Male'],
+  ['Zoë', 'Dubois', 'FR', 'Lyon', '69001', 'FR1420041010050500013M02606', 'PSSTFRPP', 'Female'],
+  ['José', 'Muñoz García', 'ES', 'Sevilla', '41001', 'ES9121000418450200051332', 'CAIXESBB', 'Male'],
+  ['Ängla', 'Sjöberg', 'SE', 'Göteborg', '411 03', 'SE4550000000058398257466', 'ESSESESS', 'Female'],
+  ['Jürgen', 'Schäfer', 'DE', 'München', '80331', 'DE89370400440532013000', 'COBADEFFXXX', 'Male'],
+  ['Ngozi', 'Okonkwo', 'NG', 'Lagos', '100001', 'GB29NWBK60161331926819', 'NWBKGB2L', 'Female'],
+  ['Nguyễn', 'Thị Hương', 'VN', 'Hà Nội', '100000', 'DE75512108001245126199', 'SOGEDEFF', 'Female'],
+  ['Søren', 'Kierkegård', 'DK', 'København', '1050', 'DK5000400440116243', 'DABADKKK', 'Male'],
+  ['Ana', 'Conceição', 'PT', 'Porto', '4000-001', 'PT50000201231234567890154', 'BCOMPTPL', 'Female'],
+  ['Mehmet', 'Yılmaz', 'TR', 'İzmir', '35210', 'TR330006100519786457841326', 'AKBKTRIS', 'Male'],
+  ['Aino', 'Mäkinen', 'FI', 'Tampere', '33100', 'FI2112345600000785', 'NDEAFIHH', 'Female'],
+  ['Dvořák', 'Antonín', 'CZ', 'Brno', '602 00', 'CZ6508000000192000145399', 'GIBACZPX', 'Non-Binary'],
+  ['Priya', 'Raghunathan', 'IN', 'Chennai', '600001', 'NL91ABNA0417164300', 'ABNANL2A', 'Female'],
+  ['Chidi', 'Eze', 'GH', 'Accra', 'GA-001', 'BE68539007547034', 'GEBABEBB', 'Male'],
+  ['María José', 'Peña Ñúñez', 'MX', 'Ciudad de México', '06000', 'ES7921000813610123456789', 'CAIXESBB', 'Female'],
+  ['Oğuz', 'Çelik', 'TR', 'Ankara', '06050', 'TR320010009999901234567890', 'TCZBTR2A', 'Male'],
+  ['Hélène', 'Lefèvre', 'BE', 'Liège', '4000', 'BE71096123456769', 'GKCCBEBB', 'Female'],
+  ['Bjørn', 'Ødegård', 'NO', 'Tromsø', '9008', 'NO9386011117947', 'DNBANOKK', 'Male'],
+  ['Kateřina', 'Nováková', 'CZ', 'Praha', '110 00', 'CZ5508000000001234567899', 'GIBACZPX', 'Female'],
+  ['Ivan', 'Horvat', 'HR', 'Zagreb', '10000', 'HR1210010051863000160', 'ZABAHR2X', 'Male'],
+  ['Fatima', 'Al-Zahrā’', 'MA', 'Casablanca', '20000', 'FR7630006000011234567890189', 'AGRIFRPP', 'Female'],
+  ['Tomás', 'Ó Súilleabháin', 'IE', 'Corcaigh', 'T12', 'IE29AIBK93115212345678', 'AIBKIE2D', 'Male'],
+  ['Lucía', 'Fernández', 'AR', 'Córdoba', 'X5000', 'ES1000492352082414205416', 'BSCHESMM', 'Female'],
+  ['Kwame', 'Mensah', 'GH', 'Kumasi', 'AK-039', 'GB82WEST12345698765432', 'NWBKGB2L', 'Male'],
+];
+
+export async function seedDemo(db: Database): Promise<{ students: number; contracts: number }> {
+  const [existing] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from students where email_address like '%@demo.example'`)).rows;
+  if ((existing?.n ?? 0) > 0) return { students: 0, contracts: 0 };
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into programs (name, shortname) values
+        ('Master in Renewable Energy Systems', 'MRES'), ('Master in Public Health', 'MPH'), ('Master in Data Science', 'MDS')
+      on conflict (shortname) do nothing`);
+    await tx.execute(sql`
+      insert into universities (name, shortname, payment_holder_name, payment_holder_iban, payment_holder_swift, payment_holder_address, payment_bank_address, payment_amount) values
+        ('Universität Freiburg', 'UFR', 'Universitätskasse Freiburg', 'DE89370400440532013000', 'COBADEFFXXX', 'Fahnenbergplatz, 79085 Freiburg', 'Commerzbank Freiburg', 1500),
+        ('Universidad de Granada', 'UGR', 'Universidad de Granada', 'ES9121000418450200051332', 'CAIXESBB', 'Av. del Hospicio, 18010 Granada', 'CaixaBank Granada', 1250.50),
+        ('Uniwersytet Jagielloński', 'UJ', 'Uniwersytet Jagielloński', 'PL61109010140000071219812874', 'WBKPPLPP', 'Gołębia 24, 31-007 Kraków', 'Santander Bank Polska', 980)
+      on conflict (shortname) do nothing`);
+    let contractsMade = 0;
+    for (const [i, [first, last, country, city, zip, iban, bic, gender]] of PEOPLE.entries()) {
+      const email = `${first}.${last}`.normalize('NFD').replace(/[^A-Za-z.]/g, '').toLowerCase() + '@demo.example';
+      const inserted = await tx.execute<{ id: number }>(sql`
+        insert into students (first_name, last_name, address, zip, city, cntry_id, birth_date, gender, citizenship1_cntry_id, email_address,
+          phone, payment_holder_first_name, payment_holder_last_name, payment_bank_iban, payment_bank_swift, payment_bank_name, payment_bank_cntry_id)
+        select ${first}, ${last}, ${`Main street ${i + 1}`}, ${zip}, ${city}, c.id, ${`${1994 + (i % 8)}-0${1 + (i % 9)}-1${i % 9}`}, ${gender}, c.id, ${email},
+          ${`+${40 + i} 555 0${100 + i}`}, ${first}, ${last}, ${iban}, ${bic}, 'Demo Bank', c.id
+        from countries c where c.cntry_code = ${country}
+        returning id`);
+      const studentId = inserted.rows[0]?.id;
+      if (!studentId) continue;
+      // Contracts in every status, spread over intakes, rounds, programs and universities.
+      const status = (i % 6) + 1;
+      const contract = await tx.execute<{ id: number }>(sql`
+        insert into contracts (student_id, contract_status_id, contract_status_date, scholarship_id, program_id, intake, application_round,
+          application_id, y1_university_id, y2_university_id, start_date, end_date, contract_sent_date, instalments)
+        select ${studentId}, ${status}, date '2024-09-01' + ${i}::int, ${1 + (i % 8)},
+          (select id from programs order by id offset ${i % 3} limit 1), ${2023 + (i % 3)}, ${i % 6}, ${`DA-${10000 + i}`},
+          (select id from universities order by id offset ${i % 3} limit 1), (select id from universities order by id offset ${(i + 1) % 3} limit 1),
+          make_date(${2023 + (i % 3)}, 9, 1), make_date(${2025 + (i % 3)}, 8, 31), make_date(${2023 + (i % 3)}, 7, 15), ${i % 4 === 0}
+        returning id`);
+      const contractId = contract.rows[0]!.id;
+      contractsMade++;
+      await tx.execute(sql`update students set active_contract_id = ${contractId} where id = ${studentId}`);
+      if (i % 3 === 0) {
+        await tx.execute(sql`
+          insert into contract_files (contract_id, ft_id, description, filename, mime_type, size, content, uploaded_timestamp)
+          values (${contractId}, 1, 'Scholarship contract', ${`Contract ${last}.txt`}, 'text/plain', ${`Scholarship contract of ${first} ${last}\n`.length},
+            convert_to(${`Scholarship contract of ${first} ${last}\n`}, 'UTF8'), now())`);
+      }
+    }
+    return { students: PEOPLE.length, contracts: contractsMade };
+  });
+}
+
+/**
+ * N students, each with a contract, for benchmarks: set-based inserts, so 100 000 take seconds, not minutes.
+ * IBANs are valid (a fixed test IBAN); names vary over a pool of first and last names with diacritics.
+ */
+export async function seedScale(db: Database, n: number): Promise<{ students: number; contracts: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`insert into programs (name, shortname) values ('Scale Program', 'SCALE') on conflict (shortname) do nothing`);
+    await tx.execute(sql`
+      insert into universities (name, shortname, payment_holder_name, payment_holder_iban, payment_holder_swift, payment_holder_address, payment_bank_address, payment_amount)
+      values ('Scale University', 'SCALEU', 'Scale Kasse', 'DE89370400440532013000', 'COBADEFFXXX', 'Street 1', 'Bank 1', 1000)
+      on conflict (shortname) do nothing`);
+    const firsts = PEOPLE.map((p) => p[0]);
+    const lasts = PEOPLE.map((p) => p[1]);
+    const inserted = await tx.execute<{ id: number }>(sql`
+      with country_ids as (select array_agg(id order by id) as ids from countries),
+      s as (
+        insert into students (first_name, last_name, address, zip, city, cntry_id, birth_date, email_address, payment_bank_iban, payment_bank_swift)
+        select (string_to_array(${firsts.join('|')}, '|'))[1 + g % ${firsts.length}],
+               (string_to_array(${lasts.join('|')}, '|'))[1 + (g / ${firsts.length}) % ${lasts.length}] || ' ' || g,
+               'Scale street ' || g, lpad((g % 99999)::text, 5, '0'), 'City ' || (g % 500),
+               country_ids.ids[1 + g % least(50, array_length(country_ids.ids, 1))],
+               date '1990-01-01' + (g % 4000), 'scale' || g || '@scale.example', 'DE89370400440532013000', 'COBADEFFXXX'
+        from generate_series(1, ${n}) g, country_ids
+        returning id
+      )
+      select count(*)::int as id from s`);
+    const made = inserted.rows[0]?.id ?? 0;
+    await tx.execute(sql`
+      insert into contracts (student_id, contract_status_id, scholarship_id, program_id, intake, application_round, application_id,
+        y1_university_id, start_date, end_date)
+      select s.id, 1 + s.id % 6, 1 + s.id % 8, (select id from programs where shortname = 'SCALE'), 2020 + s.id % 6, s.id % 6,
+        'SCALE-' || s.id, (select id from universities where shortname = 'SCALEU'),
+        make_date(2020 + s.id % 6, 9, 1), make_date(2022 + s.id % 6, 8, 31)
+      from students s where s.email_address like 'scale%@scale.example'
+        and not exists (select 1 from contracts c where c.student_id = s.id)`);
+    await tx.execute(sql`analyze students; analyze contracts`);
+    return { students: made, contracts: made };
+  });
+}
