@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
 import { requiredText } from '../common/fields.js';
-import { MIN_PASSWORD_LENGTH } from '../auth/session.js';
+import { MIN_PASSWORD_LENGTH, SessionUserSchema } from '../auth/session.js';
 
-export const UserSchema = z.object({
-  id: z.number().int(),
-  usr_login_name: z.string(),
-  usr_name: z.string(),
-  usr_first_name: z.string(),
-  usr_last_name: z.string(),
-  usr_role_id: z.number().int(),
-  userrole_name: z.string(),
-  usr_active: z.boolean(),
+/** A user as the users screens show it: the session user plus the overview's extra fields. */
+export const UserSchema = SessionUserSchema.extend({
   usr_filter_active: z.boolean(),
   edit_timestamp: z.string().nullable(),
 });

@@ -6,7 +6,7 @@ import { createCrudService, likePattern, type Actor, type Row } from '../../lib/
 import { crudRouter } from '../../lib/crud/crud-router.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { hashPassword } from '../../lib/auth/password.js';
-import { endOtherSessions } from '../../lib/auth/sessions.js';
+import { endOtherSessions, sessionUserColumns } from '../../lib/auth/sessions.js';
 
 /** Stored for an account created without a password: no password verifies against it. */
 const NO_PASSWORD = '!';
@@ -36,18 +36,7 @@ export function userRouter(ctx: AppContext) {
   const service = createCrudService(ctx.db, {
     resource: userResource,
     table: users,
-    columns: {
-      id: users.id,
-      usr_login_name: users.usr_login_name,
-      usr_name: users.usr_name,
-      usr_first_name: users.usr_first_name,
-      usr_last_name: users.usr_last_name,
-      usr_role_id: users.usr_role_id,
-      userrole_name: userroles.name,
-      usr_active: users.usr_active,
-      usr_filter_active: users.usr_filter_active,
-      edit_timestamp: users.edit_timestamp,
-    },
+    columns: { ...sessionUserColumns, usr_filter_active: users.usr_filter_active, edit_timestamp: users.edit_timestamp },
     joins: (q) => q.innerJoin(userroles, eq(userroles.id, users.usr_role_id)),
     search: (term) =>
       or(
