@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { FakeServer, PASSWORD } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
@@ -71,6 +71,19 @@ describe('login screen', () => {
     expect(await screen.findByLabelText('Username')).toBeInTheDocument();
     expect(location()).toBe('/login');
     expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(1);
+  });
+
+  it('leaves the alerts of a session behind at logout', async () => {
+    const server = new FakeServer().on('DELETE', '/countries/1', { status: 500, body: { message: 'x' } });
+    const { user } = renderApp('/country/1', server);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Server error while deleting');
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await user.type(await screen.findByLabelText('Username'), 'rita');
+    await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
+    expect(await screen.findByText('Rita Reader (Reader)')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('goes to /login when any call answers 401 (the session expired)', async () => {

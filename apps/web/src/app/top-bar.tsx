@@ -1,6 +1,7 @@
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Badge, Button, Group, Menu, Text } from '@mantine/core';
 import { APP_VERSION } from '@app/contracts';
+import { useAlerts } from '../lib/alerts';
 import { useAuth, useSessionUser } from '../lib/auth';
 import { ChevronDownIcon } from '../lib/icons';
 import { logEventsEntry, menus, type MenuGroup } from './screens';
@@ -30,12 +31,15 @@ function TopMenu({ group }: { group: MenuGroup }) {
 export function TopBar() {
   const user = useSessionUser();
   const { hasLevel, logout } = useAuth();
+  const alerts = useAlerts();
   const navigate = useNavigate();
   const visibleMenus = menus.filter((g) => !g.level || hasLevel(g.level));
   const managesVisible = visibleMenus.some((g) => g.entries.some((e) => e.path === logEventsEntry.path));
 
   const onLogout = async () => {
     await logout();
+    // The next user must not see the alerts of this one.
+    alerts.clear();
     navigate('/login', { replace: true });
   };
 

@@ -11,8 +11,11 @@ import type { FieldDef } from './fields/types';
 export interface ResourceUiDeclaration<D extends AnyResource> {
   descriptor: D;
   columns: Column<RowOf<D>>[];
-  fields: readonly FieldDef[];
-  overview?: Omit<OverviewPageProps<D>, 'descriptor' | 'columns'>;
+  /** The detail screen's fields; null where records have no detail screen (the event log). */
+  fields: readonly FieldDef[] | null;
+  /** The advanced filter fields of the overview (`<resource>.filters.tsx`), where it has any. */
+  filters?: readonly FieldDef[];
+  overview?: Omit<OverviewPageProps<D>, 'descriptor' | 'columns' | 'filters'>;
   detail?: Omit<DetailPageProps<D>, 'descriptor' | 'fields' | 'id'>;
   /** Screens drawn by the resource itself, where the spec asks for more than the generic ones. */
   overviewElement?: ReactNode;
@@ -25,18 +28,22 @@ export interface ResourceUi {
   routes: RouteObject[];
 }
 
-/** Turns a resource's declarations into its two routes: `{overview}` and `{detail}/:id`. */
+/** Turns a resource's declarations into its routes: `{overview}` and, where it has one, `{detail}/:id`. */
 export function defineResourceUi<D extends AnyResource>(ui: ResourceUiDeclaration<D>): ResourceUi {
-  const { descriptor } = ui;
+  const { descriptor, fields } = ui;
   const gate = (element: ReactNode) =>
     descriptor.access.read === 'reader' ? element : <RequireLevel level={descriptor.access.read}>{element}</RequireLevel>;
-  const overview = ui.overviewElement ?? <OverviewPage descriptor={descriptor} columns={ui.columns} {...ui.overview} />;
-  const detail = ui.detailElement ?? <DetailPage descriptor={descriptor} fields={ui.fields} {...ui.detail} />;
-  return {
-    descriptor,
-    routes: [
-      { path: descriptor.routes.overview, element: gate(overview) },
-      { path: `${descriptor.routes.detail}/:id`, element: gate(detail) },
-    ],
-  };
+  const overview = ui.overviewElement ?? (
+    <OverviewPage
+      descriptor={descriptor}
+      columns={ui.columns}
+      filters={ui.filters}
+      {...(fields === null && !ui.detailElement ? { detailPath: null } : {})}
+      {...ui.overview}
+    />
+  );
+  const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} fields={fields} {...ui.detail} />);
+  const routes: RouteObject[] = [{ path: descriptor.routes.overview, element: gate(overview) }];
+  if (detail) routes.push({ path: `${descriptor.routes.detail}/:id`, element: gate(detail) });
+  return { descriptor, routes };
 }

@@ -1,4 +1,16 @@
-import { API_BASE, CountryCreateSchema, paginate, type Country, type SessionUser } from '@app/contracts';
+import {
+  API_BASE,
+  CountryCreateSchema,
+  EVENT_TYPES,
+  paginate,
+  resources,
+  roleHasLevel,
+  ROLES,
+  type AnyResource,
+  type Choice,
+  type Country,
+  type SessionUser,
+} from '@app/contracts';
 
 /**
  * A tiny in-test API answering the calls of the web as apps/api does (DESIGN §4), behind a stubbed `fetch`:
@@ -48,6 +60,138 @@ export const PASSWORD = 'correct horse battery';
 
 const SORTABLE = ['cntry_code', 'cntry_name', 'edit_timestamp'];
 
+/** A row of one of the generically served resources (everything but countries). */
+export type FakeRow = Record<string, unknown> & { id: number; edit_timestamp?: string | null };
+
+export const SEEN = '2024-05-01T10:00:00.000Z';
+
+/** The choice lists the fake serves (`GET /{name}/choice`); a test may replace any of them. */
+export function defaultChoices(): Record<string, Choice[]> {
+  return {
+    scholarships: [
+      { id: 1, name: 'EMJM-A' },
+      { id: 2, name: 'EMJM-B' },
+      { id: 3, name: 'NAT-C' },
+    ],
+    scholarships_type: [
+      { id: 'Erasmus Mundus', name: 'Erasmus Mundus' },
+      { id: 'National', name: 'National' },
+    ],
+    userroles: ROLES.map((r) => ({ id: r.id, name: r.name })),
+    users: [
+      { id: 1, name: 'Ada Lovelace' },
+      { id: 3, name: 'Bob User' },
+      { id: 4, name: 'Rita Reader' },
+    ],
+    logging_types: EVENT_TYPES.map((t) => ({ id: t.id, name: t.name })),
+    countries: [],
+  };
+}
+
+/** The rows of the generically served resources, keyed by API path. */
+export function defaultTables(): Record<string, FakeRow[]> {
+  const user = (u: SessionUser, filterActive = false): FakeRow => ({ ...u, usr_filter_active: filterActive, edit_timestamp: SEEN });
+  return {
+    programs: [
+      { id: 1, name: 'Data Science', shortname: 'DS', edit_timestamp: SEEN },
+      { id: 2, name: 'Applied Physics', shortname: 'AP', edit_timestamp: SEEN },
+    ],
+    universities: [
+      {
+        id: 1,
+        name: 'Technical University of Munich',
+        shortname: 'TUM',
+        payment_holder_name: 'TU München',
+        payment_holder_iban: 'DE89370400440532013000',
+        payment_holder_swift: 'COBADEFFXXX',
+        payment_holder_address: 'Arcisstraße 21\n80333 München',
+        payment_bank_address: 'Commerzbank\nKöln',
+        payment_amount: 1234.5,
+        edit_timestamp: SEEN,
+      },
+    ],
+    studentfees: [
+      {
+        id: 1,
+        intake: 2024,
+        scholarship_id: 1,
+        scholarship_code: 'EMJM-A',
+        registration_fee_amount: 150,
+        participationfee1_amount: 4500,
+        participationfee2_amount: 4500.5,
+        administrationfee1_amount: 0,
+        administrationfee2_amount: 0,
+        monthly_allowance_amount: 1400,
+        edit_timestamp: SEEN,
+      },
+    ],
+    milestones: [
+      {
+        id: 1,
+        intake: 2024,
+        scholarship_id: 1,
+        scholarship_code: 'EMJM-A',
+        year: 1,
+        milestone_date: '2024-10-01',
+        milestone_amount: 500,
+        edit_timestamp: SEEN,
+      },
+      {
+        id: 2,
+        intake: 2025,
+        scholarship_id: 2,
+        scholarship_code: 'EMJM-B',
+        year: 2,
+        milestone_date: null,
+        milestone_amount: 0,
+        edit_timestamp: SEEN,
+      },
+    ],
+    users: [
+      user(adminUser),
+      user({ ...readerUser, id: 3, usr_login_name: 'bob', usr_name: 'Bob User', usr_first_name: 'Bob', usr_last_name: 'User', usr_role_id: 3, userrole_name: 'User' }),
+      user(readerUser, true),
+    ],
+    logging: [
+      logEvent(1, '2024-05-01T08:00:00.000Z', 1, 'Login of "ada"', 1),
+      logEvent(2, '2024-05-01T08:05:00.000Z', 4, 'Created Country "DE"', 1),
+      logEvent(3, '2024-05-02T09:30:00.000Z', 1, 'Login of "rita"', 4),
+    ],
+  };
+}
+
+function logEvent(id: number, time: string, typeId: number, message: string, userId: number): FakeRow {
+  const names: Record<number, string> = { 1: 'Ada Lovelace', 3: 'Bob User', 4: 'Rita Reader' };
+  return {
+    id,
+    le_time: time,
+    eventtype_id: typeId,
+    eventtype: EVENT_TYPES.find((t) => t.id === typeId)!.name,
+    le_message: message,
+    student_id: null,
+    student_name: null,
+    contract_id: null,
+    le_contract: null,
+    usr_id: userId,
+    usr_name: names[userId] ?? null,
+    changes: null,
+  };
+}
+
+function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+  return errors;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : 1;
+}
+
 function json(status: number, body?: unknown): FakeResponse {
   return { status, body };
 }
@@ -86,10 +230,26 @@ export class FakeServer {
     { username: 'rita', password: PASSWORD, user: readerUser },
   ];
   countries: Country[];
+  /** Rows of the other resources, keyed by API path (`programs`, `users`, `logging` …). */
+  tables: Record<string, FakeRow[]>;
+  choices: Record<string, Choice[]>;
+  /** Passwords set through `PUT /users/{id}`, by user id (write only: never answered). */
+  passwords = new Map<number, string>();
   private overrides: { method: string; path: string | RegExp; handler: Handler }[] = [];
   private nextId: number;
 
-  constructor(options: { session?: SessionUser | null; countries?: Country[] } = {}) {
+  constructor(
+    options: {
+      session?: SessionUser | null;
+      countries?: Country[];
+      tables?: Partial<Record<string, FakeRow[]>>;
+      choices?: Partial<Record<string, Choice[]>>;
+    } = {},
+  ) {
+    this.tables = { ...defaultTables() } as Record<string, FakeRow[]>;
+    for (const [path, rows] of Object.entries(options.tables ?? {})) if (rows) this.tables[path] = rows;
+    this.choices = { ...defaultChoices() };
+    for (const [name, list] of Object.entries(options.choices ?? {})) if (list) this.choices[name] = list;
     this.session = options.session === undefined ? adminUser : options.session;
     this.countries = options.countries ?? [
       { id: 1, cntry_code: 'DE', cntry_name: 'Germany', edit_timestamp: '2024-05-01T10:00:00.000Z' },
@@ -169,6 +329,15 @@ export class FakeServer {
       }
       if (req.method === 'PUT') return this.updateCountry(index, req);
     }
+    const choice = /^\/([a-z_]+)\/(choice|choice_checksum)$/.exec(req.path);
+    if (choice && req.method === 'GET') {
+      const list = this.choices[choice[1]!];
+      if (!list) return json(404, { message: `No choice list ${choice[1]}` });
+      return choice[2] === 'choice' ? json(200, list) : json(200, { checksum: JSON.stringify(list).length.toString(16) });
+    }
+    const generic = /^\/([a-z_]+)(?:\/(\d+))?$/.exec(req.path);
+    const resource = generic && resources.find((r) => r.apiPath === generic[1] && this.tables[r.apiPath]);
+    if (generic && resource) return this.handleResource(resource, generic[2] === undefined ? undefined : Number(generic[2]), req);
     return json(404, { message: `No route ${req.method} ${req.path}` });
   }
 
@@ -217,6 +386,88 @@ export class FakeServer {
     const { id: _id, ...changes } = req.body as Partial<Country>;
     const updated = { ...current, ...changes, edit_timestamp: new Date(Date.now() + 1000).toISOString() };
     this.countries[index] = updated;
+    return json(200, updated);
+  }
+
+  private handleResource(resource: AnyResource, id: number | undefined, req: RecordedRequest): FakeResponse {
+    const rows = this.tables[resource.apiPath]!;
+    if (id === undefined) {
+      if (req.method === 'GET') return this.listRows(resource, rows, req.query);
+      if (req.method === 'POST' && !resource.readOnly) return this.createRow(resource, rows, req.body);
+      return json(404, { message: `No route ${req.method} ${req.path}` });
+    }
+    const index = rows.findIndex((r) => r.id === id);
+    if (index === -1) return json(404, { message: `${resource.title} ${id} not found` });
+    if (req.method === 'GET') return json(200, rows[index]);
+    if (resource.readOnly) return json(404, { message: `No route ${req.method} ${req.path}` });
+    if (req.method === 'DELETE') {
+      if (!resource.deletable) return json(405, { message: `A ${resource.title} can never be deleted` });
+      rows.splice(index, 1);
+      return json(204);
+    }
+    if (req.method === 'PUT') return this.updateRow(resource, rows, index, req);
+    return json(404, { message: `No route ${req.method} ${req.path}` });
+  }
+
+  /** Joined names as the API adds them (scholarship code, role name, user name). */
+  private derive(row: FakeRow): FakeRow {
+    const out = { ...row };
+    if ('scholarship_id' in out) out.scholarship_code = this.choices.scholarships?.find((c) => c.id === out.scholarship_id)?.name ?? '';
+    if ('usr_role_id' in out) out.userrole_name = ROLES.find((r) => r.id === out.usr_role_id)?.name ?? '';
+    if ('usr_first_name' in out) out.usr_name = `${String(out.usr_first_name)} ${String(out.usr_last_name)}`;
+    delete out.usr_login_password;
+    return out;
+  }
+
+  private listRows(resource: AnyResource, all: FakeRow[], query: URLSearchParams): FakeResponse {
+    const page = Number(query.get('page') ?? 1);
+    const perPage = Number(query.get('per_page') ?? 50);
+    const search = (query.get('search') ?? '').toLowerCase();
+    const keys = (query.get('sort') ?? '').split(',').filter(Boolean).map((k) => k.split('|') as [string, string]);
+    if (keys.some(([field]) => !resource.sortable.includes(field))) return json(400, { message: 'cannot sort by that' });
+    const filters = Object.keys(resource.filterSchema.shape).filter((k) => query.has(k));
+    let rows = all.filter((r) => !search || Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(search)));
+    for (const key of filters) {
+      const value = query.get(key)!;
+      if (key.endsWith('_from')) rows = rows.filter((r) => String(r[key.slice(0, -5)]).slice(0, 10) >= value);
+      else if (key.endsWith('_to')) rows = rows.filter((r) => String(r[key.slice(0, -3)]).slice(0, 10) <= value);
+      else if (all.some((r) => key in r)) rows = rows.filter((r) => String(r[key]) === value);
+    }
+    rows = [...rows].sort((a, b) => {
+      for (const [field, direction] of keys) {
+        const c = compare(a[field], b[field]);
+        if (c !== 0) return direction === 'desc' ? -c : c;
+      }
+      return a.id - b.id;
+    });
+    const pagination = paginate(rows.length, page, perPage);
+    return json(200, { data: rows.slice((page - 1) * perPage, page * perPage), links: { pagination } });
+  }
+
+  private createRow(resource: AnyResource, rows: FakeRow[], body: unknown): FakeResponse {
+    const parsed = resource.createSchema.safeParse(body);
+    if (!parsed.success) return json(400, { message: `Invalid ${resource.title.toLowerCase()}`, errors: fieldErrors(parsed.error.issues) });
+    const id = Math.max(0, ...rows.map((r) => r.id)) + 1;
+    rows.push(this.derive({ id, ...(parsed.data as Record<string, unknown>), edit_timestamp: new Date().toISOString() }));
+    return json(201, { id });
+  }
+
+  private updateRow(resource: AnyResource, rows: FakeRow[], index: number, req: RecordedRequest): FakeResponse {
+    const current = rows[index]!;
+    const parsed = resource.updateSchema.safeParse(req.body);
+    if (!parsed.success) return json(400, { message: `Invalid ${resource.title.toLowerCase()}`, errors: fieldErrors(parsed.error.issues) });
+    const { id: _id, ...changes } = parsed.data as Record<string, unknown>;
+    if (resource.apiPath === 'users' && !roleHasLevel(this.session?.userrole_name, 'administrator')) {
+      const own = current.id === this.session?.id && Object.keys(changes).every((k) => k === 'usr_login_password');
+      if (!own) return json(403, { message: 'You may only set your own password' });
+    }
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch !== undefined && ifMatch !== current.edit_timestamp) {
+      return json(409, { message: `This ${resource.title} was changed by Bob Other at 01-05-2024 12:00 after you opened it.` });
+    }
+    if (typeof changes.usr_login_password === 'string') this.passwords.set(current.id, changes.usr_login_password);
+    const updated = this.derive({ ...current, ...changes, edit_timestamp: new Date(Date.now() + 1000).toISOString() });
+    rows[index] = updated;
     return json(200, updated);
   }
 }

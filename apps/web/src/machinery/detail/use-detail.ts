@@ -6,9 +6,9 @@ import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys } from '../../lib/query-keys';
-import { fieldKinds } from '../fields/field-kinds';
 import { fieldSchema, isRequiredSchema } from '../fields/required';
 import type { FieldDef } from '../fields/types';
+import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
 
 export type DetailMode = 'read' | 'edit' | 'new';
 
@@ -31,13 +31,17 @@ function sameWire(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-function formValues(fields: readonly FieldDef[], record: Row | undefined, presets: URLSearchParams | undefined): Values {
+function formValues(
+  fields: readonly FieldDef[],
+  record: Row | undefined,
+  presets: URLSearchParams | undefined,
+  createSchema: AnyResource['createSchema'],
+): Values {
   const values: Values = {};
   for (const def of fields) {
-    const kind = fieldKinds[def.kind];
-    if (record) values[def.name] = kind.toForm(record[def.name]);
-    else if (presets?.has(def.name)) values[def.name] = kind.toForm(presets.get(def.name));
-    else values[def.name] = kind.toForm(def.defaultValue);
+    if (record) values[def.name] = toFormValue(def, record[def.name]);
+    else if (presets?.has(def.name)) values[def.name] = toFormValue(def, presets.get(def.name));
+    else values[def.name] = toFormValue(def, def.defaultValue ?? schemaDefault(fieldSchema(createSchema, def.name)));
   }
   return values;
 }
@@ -71,8 +75,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
 
   const initial = useMemo(
-    () => formValues(fields, record, isNew ? searchParams : undefined),
-    [fields, record, isNew, searchParams],
+    () => formValues(fields, record, isNew ? searchParams : undefined, descriptor.createSchema),
+    [fields, record, isNew, searchParams, descriptor.createSchema],
   );
   const values = draft?.values ?? initial;
   const base = draft ? draft.base : record;
@@ -93,9 +97,14 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     const parsed: Values = {};
     const wire: Values = {};
     for (const def of fields) {
-      if (fieldSchema(descriptor.createSchema, def.name)) wire[def.name] = fieldKinds[def.kind].toWire(values[def.name]);
+      if (fieldSchema(descriptor.createSchema, def.name)) wire[def.name] = toWireValue(def, values[def.name]);
     }
     for (const def of editable) {
+      const typo = kindError(def, values[def.name]);
+      if (typo) {
+        errors[def.name] = typo;
+        continue;
+      }
       const result = fieldSchema(descriptor.createSchema, def.name)!.safeParse(wire[def.name]);
       if (result.success) parsed[def.name] = result.data;
       else errors[def.name] = result.error.issues[0]?.message ?? 'Invalid value';
@@ -124,10 +133,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const changedFields = useMemo(() => {
     if (mode !== 'edit' || !base) return [];
     return editable
-      .filter((def) => {
-        const kind = fieldKinds[def.kind];
-        return !sameWire(kind.toWire(values[def.name]), kind.toWire(kind.toForm(base[def.name])));
-      })
+      .filter((def) => !sameWire(toWireValue(def, values[def.name]), toWireValue(def, toFormValue(def, base[def.name]))))
       .map((def) => def.name);
   }, [mode, base, editable, values]);
 

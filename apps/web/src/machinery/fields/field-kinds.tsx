@@ -1,38 +1,373 @@
-import type { ComponentType } from 'react';
-import { TextInput } from '@mantine/core';
-import type { FieldInputProps, FieldKind } from './types';
+import { useState, type ComponentType } from 'react';
+import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import type { QueryValue } from '../../lib/api-client';
+import { useChoices } from '../choices/use-choices';
+import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
+import type { FieldDef, FieldInputProps, FieldKind, SelectOption } from './types';
 
 export interface FieldKindSpec {
   /** The row's value (as the API answers it) → the input's value. */
-  toForm: (wire: unknown) => unknown;
+  toForm: (wire: unknown, def: FieldDef) => unknown;
   /** The input's value → what is validated and sent. Empty inputs become null. */
-  toWire: (form: unknown) => unknown;
+  toWire: (form: unknown, def: FieldDef) => unknown;
+  /** A message when the input holds something the kind cannot turn into a wire value (a mistyped date). */
+  invalid?: (form: unknown, def: FieldDef) => string | undefined;
+  /** A filter's wire value → its query parameters; by default one parameter named after the field. */
+  toParams?: (wire: unknown, def: FieldDef) => Record<string, QueryValue>;
+  /** Remembered query parameters → the filter's wire value. */
+  fromParams?: (params: Record<string, unknown>, def: FieldDef) => unknown;
   Input: ComponentType<FieldInputProps>;
 }
 
-function TextField({ def, value, onChange, error, required, readOnly }: FieldInputProps) {
+/** What every input shares: label, asterisk for required fields, the error below, read-only look. */
+function inputProps({ def, error, required, readOnly }: FieldInputProps) {
+  return {
+    label: def.label,
+    description: def.description,
+    placeholder: readOnly ? undefined : def.placeholder,
+    error,
+    withAsterisk: required && !readOnly,
+    'aria-required': required && !readOnly,
+    readOnly,
+    variant: readOnly ? 'filled' : 'default',
+    size: 'sm',
+  } as const;
+}
+
+/** Optional inputs get a clear button; required ones never (spec §2). */
+const clearable = ({ required, readOnly }: FieldInputProps) => !required && !readOnly;
+/**
+ * Buttons inside a field are named by their title: an aria-label holding the field's label would make the
+ * label match the button as well as the input (`getByLabel('Date')` must find the date alone).
+ */
+const clearLabel = (def: FieldDef) => ({ title: `Clear ${def.label}` });
+
+const text = (form: unknown) => (typeof form === 'string' ? form : '');
+
+function TextField(props: FieldInputProps & { type?: 'text' | 'email' | 'tel' }) {
+  const { value, onChange, type = 'text' } = props;
+  return <TextInput {...inputProps(props)} type={type} value={text(value)} onChange={(e) => onChange(e.currentTarget.value)} />;
+}
+
+const EmailField = (props: FieldInputProps) => <TextField {...props} type="email" />;
+const PhoneField = (props: FieldInputProps) => <TextField {...props} type="tel" />;
+
+function TextareaField(props: FieldInputProps) {
+  const { value, onChange } = props;
+  return <Textarea {...inputProps(props)} rows={4} value={text(value)} onChange={(e) => onChange(e.currentTarget.value)} />;
+}
+
+function PasswordField(props: FieldInputProps) {
+  const { value, onChange } = props;
   return (
-    <TextInput
-      label={def.label}
-      description={def.description}
-      placeholder={readOnly ? undefined : def.placeholder}
-      value={typeof value === 'string' ? value : ''}
+    <PasswordInput
+      {...inputProps(props)}
+      autoComplete="new-password"
+      value={text(value)}
       onChange={(e) => onChange(e.currentTarget.value)}
-      error={error}
-      withAsterisk={required && !readOnly}
-      aria-required={required && !readOnly}
-      readOnly={readOnly}
-      variant={readOnly ? 'filled' : 'default'}
-      size="sm"
+      visibilityToggleButtonProps={{ title: `Show typed characters of ${props.def.label}` }}
     />
   );
 }
 
+const numeric = (form: unknown): number | '' => (typeof form === 'number' && Number.isFinite(form) ? form : '');
+
+/**
+ * Mantine's NumberInput (react-number-format) is left to keep its own text while the user types: fed back as a
+ * controlled value, its reformatting (prefix, two fixed decimals) loses keystrokes, e.g. the first digit typed
+ * over a selected amount. A value that did not come from the input itself (a loaded record, Undo Edit, Reset)
+ * starts the input afresh.
+ */
+function useOwnText(value: unknown, onChange: (value: unknown) => void) {
+  const [generation, setGeneration] = useState(0);
+  // The value the input last showed: what it was started with, or what it last reported.
+  const [known, setKnown] = useState(value);
+  if (!Object.is(value, known)) {
+    // Adjusting state during render, React's pattern for "start afresh when a prop changes".
+    setKnown(value);
+    setGeneration((g) => g + 1);
+  }
+  return {
+    key: generation,
+    defaultValue: numeric(value),
+    onChange: (next: number | string) => {
+      setKnown(next);
+      onChange(next);
+    },
+  };
+}
+
+function NumberField(props: FieldInputProps) {
+  const own = useOwnText(props.value, props.onChange);
+  return (
+    <NumberInput
+      {...inputProps(props)}
+      key={own.key}
+      defaultValue={own.defaultValue}
+      onChange={own.onChange}
+      allowDecimal={false}
+      hideControls
+      thousandSeparator={false}
+    />
+  );
+}
+
+/** Euro amounts: `€ 1234.50`, two decimals, step 0.01 (spec §5, §9); the value is a JSON number. */
+function MoneyField(props: FieldInputProps) {
+  const own = useOwnText(props.value, props.onChange);
+  return (
+    <NumberInput
+      {...inputProps(props)}
+      key={own.key}
+      defaultValue={own.defaultValue}
+      onChange={own.onChange}
+      prefix="€ "
+      decimalScale={2}
+      fixedDecimalScale
+      step={0.01}
+      hideControls={props.readOnly}
+      inputMode="decimal"
+    />
+  );
+}
+
+function DateField(props: FieldInputProps) {
+  const { def, value, onChange, readOnly } = props;
+  return (
+    <DateInput
+      {...inputProps(props)}
+      placeholder={readOnly ? undefined : (def.placeholder ?? DATE_FORMAT)}
+      value={typeof value === 'string' ? value : null}
+      onChange={(v) => onChange(v ?? null)}
+      valueFormat={DATE_FORMAT}
+      dateParser={parseTypedDate}
+      clearable={clearable(props)}
+      clearButtonProps={clearLabel(def)}
+      popoverProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** A date typed as DD-MM-YYYY into a plain text box (no calendar). */
+function SimpleDateField(props: FieldInputProps) {
+  const { def, value, onChange, readOnly } = props;
+  return (
+    <TextInput
+      {...inputProps(props)}
+      placeholder={readOnly ? undefined : (def.placeholder ?? DATE_FORMAT)}
+      value={text(value)}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      autoComplete="off"
+    />
+  );
+}
+
+interface Range {
+  from: string | null;
+  to: string | null;
+}
+
+const rangeOf = (form: unknown): Range => {
+  const r = (typeof form === 'object' && form !== null ? form : {}) as Partial<Range>;
+  return { from: r.from ?? null, to: r.to ?? null };
+};
+
+/** Two dates, from and to (e.g. the event time of the log filter). */
+function DateRangeField(props: FieldInputProps) {
+  const { def, value, onChange, error, readOnly } = props;
+  const range = rangeOf(value);
+  const part = (key: keyof Range, word: string) => (
+    <DateInput
+      aria-label={`${def.label} ${word}`}
+      placeholder={readOnly ? undefined : `${word[0]!.toUpperCase()}${word.slice(1)} (${DATE_FORMAT})`}
+      value={range[key]}
+      onChange={(v) => onChange({ ...range, [key]: v ?? null })}
+      valueFormat={DATE_FORMAT}
+      dateParser={parseTypedDate}
+      clearable={clearable(props)}
+      clearButtonProps={{ title: `Clear ${def.label} ${word}` }}
+      readOnly={readOnly}
+      variant={readOnly ? 'filled' : 'default'}
+      error={Boolean(error)}
+      popoverProps={{ withinPortal: true }}
+      size="sm"
+    />
+  );
+  return (
+    <Input.Wrapper label={def.label} labelElement="div" description={def.description} error={error} size="sm">
+      <Group gap="xs" grow wrap="nowrap" mt={4}>
+        {part('from', 'from')}
+        {part('to', 'to')}
+      </Group>
+    </Input.Wrapper>
+  );
+}
+
+interface SelectInputProps extends FieldInputProps {
+  options: readonly SelectOption[];
+  searchable?: boolean;
+  loading?: boolean;
+}
+
+/** A Mantine Select over options whose values keep their type (ids stay numbers, type names texts). */
+function SelectInput(props: SelectInputProps) {
+  const { def, value, onChange, options, searchable, required, readOnly } = props;
+  const data = options.map((o) => ({ value: String(o.value), label: o.label }));
+  const selected = value === null || value === undefined || value === '' ? null : String(value);
+  return (
+    <Select
+      {...inputProps(props)}
+      data={data}
+      value={selected}
+      onChange={(v) => onChange(v === null ? null : (options.find((o) => String(o.value) === v)?.value ?? null))}
+      searchable={searchable && !readOnly}
+      nothingFoundMessage={props.loading ? 'Loading…' : 'Nothing found'}
+      clearable={clearable(props)}
+      // Mantine hides a select's clear button from assistive technology; it is named and shown here.
+      clearButtonProps={{ ...clearLabel(def), 'aria-hidden': false }}
+      allowDeselect={!required}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+function ChoiceSelect(props: FieldInputProps & { choices: NonNullable<FieldDef['choices']> }) {
+  const { choices, isLoading } = useChoices(props.choices, props.def.choiceParams);
+  const options = choices.map((c) => ({ value: c.id, label: c.name }));
+  return <SelectInput {...props} options={options} searchable loading={isLoading} />;
+}
+
+function SelectField(props: FieldInputProps) {
+  const { choices, options } = props.def;
+  if (choices) return <ChoiceSelect {...props} choices={choices} />;
+  return <SelectInput {...props} options={options ?? []} searchable={(options?.length ?? 0) > 10} />;
+}
+
+const YES_NO: readonly SelectOption[] = [
+  { value: true, label: 'Yes' },
+  { value: false, label: 'No' },
+];
+
+/** A checkbox, or Yes / No / empty where the field allows no value (filters). */
+function BooleanField(props: FieldInputProps) {
+  const { def, value, onChange, error, readOnly } = props;
+  if (def.allowEmpty) return <SelectInput {...props} options={YES_NO} />;
+  return (
+    <Box pt={{ base: 0, sm: 26 }}>
+      <Checkbox
+        label={def.label}
+        description={def.description}
+        error={error}
+        checked={value === true}
+        onChange={(e) => {
+          if (!readOnly) onChange(e.currentTarget.checked);
+        }}
+        readOnly={readOnly}
+        aria-readonly={readOnly}
+        size="sm"
+      />
+    </Box>
+  );
+}
+
+const toText = (wire: unknown) => (wire === null || wire === undefined ? '' : String(wire));
+const textToWire = (form: unknown) => (typeof form === 'string' && form !== '' ? form : null);
+
+function toNumber(wire: unknown): number | '' {
+  if (typeof wire === 'number' && Number.isFinite(wire)) return wire;
+  if (typeof wire === 'string' && wire.trim() !== '' && Number.isFinite(Number(wire))) return Number(wire);
+  return '';
+}
+
+function numberToWire(form: unknown): unknown {
+  if (typeof form === 'number') return Number.isFinite(form) ? form : null;
+  if (typeof form !== 'string' || form.trim() === '') return null;
+  const n = Number(form);
+  // Half-typed input ('-') goes to the schema as it is and fails there with the field's own message.
+  return Number.isFinite(n) ? n : form;
+}
+
+const roundCents = (n: number) => Math.round(n * 100) / 100;
+
+function toBoolean(wire: unknown, def: FieldDef): boolean | null {
+  if (typeof wire === 'boolean') return wire;
+  if (wire === 'true') return true;
+  if (wire === 'false') return false;
+  return def.allowEmpty ? null : false;
+}
+
+function optionValue(wire: unknown, def: FieldDef): unknown {
+  if (wire === null || wire === undefined || wire === '') return null;
+  // Remembered filters and route presets arrive as texts: find the option they stand for.
+  const inline = def.options?.find((o) => String(o.value) === String(wire));
+  if (inline) return inline.value;
+  if (typeof wire === 'string' && def.choices && /^\d+$/.test(wire)) return Number(wire);
+  return wire;
+}
+
+const textKind = (Input: ComponentType<FieldInputProps>): FieldKindSpec => ({ toForm: toText, toWire: textToWire, Input });
+
 /** Field kind → how it converts values and which Mantine input draws it. Add a kind here, nowhere else. */
 export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
-  text: {
-    toForm: (wire) => (wire === null || wire === undefined ? '' : String(wire)),
-    toWire: (form) => (typeof form === 'string' && form !== '' ? form : null),
-    Input: TextField,
+  text: textKind(TextField),
+  email: textKind(EmailField),
+  phone: textKind(PhoneField),
+  textarea: textKind(TextareaField),
+  password: {
+    // Write only: a password is never shown, and an empty one is simply not sent.
+    toForm: () => '',
+    toWire: (form) => (typeof form === 'string' && form !== '' ? form : undefined),
+    Input: PasswordField,
   },
+  number: { toForm: toNumber, toWire: numberToWire, Input: NumberField },
+  money: {
+    toForm: toNumber,
+    toWire: (form) => {
+      const wire = numberToWire(form);
+      return typeof wire === 'number' ? roundCents(wire) : wire;
+    },
+    Input: MoneyField,
+  },
+  date: { toForm: wireDate, toWire: (form) => wireDate(form), Input: DateField },
+  simpleDate: {
+    toForm: (wire) => formatDate(wireDate(wire)),
+    toWire: (form) => {
+      const typed = text(form);
+      if (typed.trim() === '') return null;
+      // A mistyped date is passed on as typed, so it can never pass as a valid one.
+      return parseTypedDate(typed) ?? typed;
+    },
+    invalid: (form) => {
+      const typed = text(form);
+      return typed.trim() !== '' && !parseTypedDate(typed) ? `Enter the date as ${DATE_FORMAT}` : undefined;
+    },
+    Input: SimpleDateField,
+  },
+  dateRange: {
+    toForm: (wire) => {
+      const [from, to] = Array.isArray(wire) ? wire : [];
+      return { from: wireDate(from), to: wireDate(to) };
+    },
+    toWire: (form) => {
+      const { from, to } = rangeOf(form);
+      return from === null && to === null ? null : [from, to];
+    },
+    invalid: (form) => {
+      const { from, to } = rangeOf(form);
+      return from && to && from > to ? 'The start date is after the end date' : undefined;
+    },
+    toParams: (wire, def) => {
+      const [from, to] = Array.isArray(wire) ? (wire as (string | null)[]) : [];
+      return { [`${def.name}_from`]: from ?? undefined, [`${def.name}_to`]: to ?? undefined };
+    },
+    fromParams: (params, def) => [params[`${def.name}_from`] ?? null, params[`${def.name}_to`] ?? null],
+    Input: DateRangeField,
+  },
+  boolean: {
+    toForm: toBoolean,
+    toWire: (form, def) => (def.allowEmpty ? (typeof form === 'boolean' ? form : null) : form === true),
+    Input: BooleanField,
+  },
+  select: { toForm: optionValue, toWire: (form) => (form === '' || form === undefined ? null : form), Input: SelectField },
 };

@@ -1,26 +1,54 @@
 import type { z } from 'zod';
-import type { AnyResource } from '@app/contracts';
+import type { AnyResource, ChoiceListName } from '@app/contracts';
+import type { QueryValue } from '../../lib/api-client';
 
 /**
- * Field kinds of the detail screens (spec §2 "Detail screens"). Issue 2 needs text; date, money, boolean,
- * select, textarea, password, email and phone are added to `fieldKinds` as their resources arrive.
+ * Field kinds of the detail screens and filter cards (spec §2 "Detail screens"): text, textarea (4 rows),
+ * password, email, phone, number, money (euro, 2 decimals, step 0.01), date (picker shown as DD-MM-YYYY),
+ * simple date (typed DD-MM-YYYY), date range (two dates), boolean (a checkbox, or Yes / No / empty with
+ * `allowEmpty`) and select (options inline or from a choice list). Every kind sends dates as YYYY-MM-DD.
  */
-export type FieldKind = 'text';
+export type FieldKind =
+  | 'text'
+  | 'textarea'
+  | 'password'
+  | 'email'
+  | 'phone'
+  | 'number'
+  | 'money'
+  | 'date'
+  | 'simpleDate'
+  | 'dateRange'
+  | 'boolean'
+  | 'select';
 
-/** One field of a detail screen, declared per resource (`<resource>.fields.tsx`). */
+/** One option of a select: the value is sent as it is (a number for ids, a text for a type name). */
+export interface SelectOption {
+  value: string | number | boolean;
+  label: string;
+}
+
+/** One field of a detail screen or filter card, declared per resource (`<resource>.fields.tsx`, `.filters.tsx`). */
 export interface FieldDef<Name extends string = string> {
-  /** The row field (wire and database name, spec §3). */
+  /** The row field (wire and database name, spec §3), or the query parameter of a filter. */
   name: Name;
   label: string;
   kind: FieldKind;
   /** Never editable (true), or editable only while the record is new ('afterCreate'). */
   readOnly?: boolean | 'afterCreate';
-  /** The value of a new record; otherwise the kind's empty value. */
+  /** The value of a new record; otherwise the create schema's default, otherwise the kind's empty value. */
   defaultValue?: unknown;
   description?: string;
   placeholder?: string;
   /** Columns of the two-column form grid the field spans. */
   span?: 1 | 2;
+  /** select: options given inline. */
+  options?: readonly SelectOption[];
+  /** select: options loaded from `GET /{choices}/choice`, cached by checksum. */
+  choices?: ChoiceListName;
+  choiceParams?: Record<string, QueryValue>;
+  /** boolean: Yes / No / empty instead of a checkbox (filters, where empty means "either"). */
+  allowEmpty?: boolean;
 }
 
 /** The props every field-kind input gets. */
@@ -34,10 +62,24 @@ export interface FieldInputProps {
   readOnly: boolean;
 }
 
+type RowKeys<D extends AnyResource> = Extract<keyof z.infer<D['schema']> | keyof z.input<D['createSchema']>, string>;
+
 /** Typed field declarations of a resource: `name` must be a field of its row or create schema. */
-export function defineFields<D extends AnyResource>(
+export function defineFields<D extends AnyResource>(_descriptor: D, fields: FieldDef<RowKeys<D>>[]): FieldDef[] {
+  return fields;
+}
+
+type FilterKeys<D extends AnyResource> = Extract<keyof z.input<D['filterSchema']>, string>;
+/** A date range `le_time` is sent as the two parameters `le_time_from` and `le_time_to`. */
+type RangeNames<K extends string> = K extends `${infer Base}_from` ? Base : never;
+
+/**
+ * Typed advanced-filter declarations: `name` must be a parameter of the descriptor's filter schema (or, for a
+ * date range, the common stem of its `_from` / `_to` parameters).
+ */
+export function defineFilters<D extends AnyResource>(
   _descriptor: D,
-  fields: FieldDef<Extract<keyof z.infer<D['schema']> | keyof z.input<D['createSchema']>, string>>[],
+  fields: FieldDef<FilterKeys<D> | RangeNames<FilterKeys<D>>>[],
 ): FieldDef[] {
   return fields;
 }

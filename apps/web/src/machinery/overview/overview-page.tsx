@@ -23,6 +23,8 @@ import { useAuth } from '../../lib/auth';
 import { alignOf, formatValue } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
 import { HEADER_HEIGHT } from '../../lib/layout';
+import type { FieldDef } from '../fields/types';
+import { AdvancedFilterCard } from './advanced-filters';
 import { sortKeyOf, type AnyRow, type Column, type RowOf } from './types';
 import { useOverview, type Overview } from './use-overview';
 
@@ -36,12 +38,12 @@ export interface OverviewPageProps<D extends AnyResource> {
   fixedFilters?: Record<string, QueryValue>;
   /** The extra-options area (exports, batch menus), given the overview's state and selection. */
   extras?: (overview: Overview<D>) => ReactNode;
-  /** The advanced filter card, where the resource has one. */
-  advancedFilters?: (overview: Overview<D>) => ReactNode;
+  /** The advanced filter fields (`<resource>.filters.tsx`); without them there is no Advanced checkbox. */
+  filters?: readonly FieldDef[];
   /** Buttons of a row beside Edit (e.g. a new payment for a numbered invoice). */
   rowActions?: (row: RowOf<D> & AnyRow) => ReactNode;
-  /** The detail route of a row; defaults to `{routes.detail}/{id}`. */
-  detailPath?: (row: RowOf<D> & AnyRow) => string;
+  /** The detail route of a row; defaults to `{routes.detail}/{id}`. Null: rows open nothing (log events). */
+  detailPath?: ((row: RowOf<D> & AnyRow) => string) | null;
   /** Where New goes; defaults to `{routes.detail}/new`. Null hides New (log events cannot be created). */
   newPath?: string | null;
 }
@@ -99,16 +101,25 @@ function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row
  * extra-options area, the table with selection and edit buttons, `No Data Available` and load errors.
  */
 export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>) {
+  // Keyed by overview: moving from one overview route to another must not carry the state over.
+  return <OverviewView key={props.overviewId ?? props.descriptor.key} {...props} />;
+}
+
+function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const { descriptor, columns, fixedFilters } = props;
   const overview = useOverview(descriptor, props.overviewId ?? descriptor.key, { fixedFilters });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
-  const canWrite = hasLevel(descriptor.access.write);
   const title = props.title ?? descriptor.titlePlural;
-  const detailPath = props.detailPath ?? ((row: AnyRow) => `${descriptor.routes.detail}/${row.id}`);
+  const detailPath =
+    props.detailPath === undefined ? (row: AnyRow) => `${descriptor.routes.detail}/${row.id}` : props.detailPath;
+  // Nobody creates or edits a read-only resource (the event log), whatever the role.
+  const canWrite = hasLevel(descriptor.access.write) && !descriptor.readOnly;
+  const canEditRows = canWrite && detailPath !== null;
   const newPath = props.newPath === undefined ? `${descriptor.routes.detail}/new` : props.newPath;
+  const filterFields = props.filters ?? [];
   const { rows, pagination, selection } = overview;
-  const columnCount = columns.length + 1 + (canWrite || props.rowActions ? 1 : 0);
+  const columnCount = columns.length + 1 + (canEditRows || props.rowActions ? 1 : 0);
 
   const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
@@ -161,6 +172,14 @@ export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>)
               ) : null
             }
           />
+          {filterFields.length > 0 && (
+            <Checkbox
+              label="Advanced"
+              size="sm"
+              checked={overview.advanced}
+              onChange={(e) => overview.setAdvanced(e.currentTarget.checked)}
+            />
+          )}
           {selection.count > 0 && (
             <Group gap={4}>
               <Text size="sm" c="dimmed">
@@ -182,7 +201,7 @@ export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>)
         </Group>
       </Group>
 
-      {props.advancedFilters?.(overview)}
+      {filterFields.length > 0 && overview.advanced && <AdvancedFilterCard fields={filterFields} overview={overview} />}
 
       {overview.error && (
         <Alert color="red" variant="light" title={`Error loading ${title}`} role="alert">
@@ -240,10 +259,14 @@ export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>)
               </Table.Tr>
             )}
             {rows.map((row) => {
-              const path = detailPath(row);
+              const path = detailPath ? detailPath(row) : null;
               const reference = String(row[descriptor.referenceField] ?? row.id);
               return (
-                <Table.Tr key={row.id} style={{ cursor: 'pointer' }} onClick={() => navigate(path)}>
+                <Table.Tr
+                  key={row.id}
+                  style={path ? { cursor: 'pointer' } : undefined}
+                  onClick={path ? () => navigate(path) : undefined}
+                >
                   <Table.Td onClick={stop}>
                     <Checkbox
                       size="xs"
@@ -256,7 +279,7 @@ export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>)
                     const content = c.render ? c.render(row) : formatValue(row[c.field], c.format);
                     return (
                       <Table.Td key={c.field} ta={alignOf(c.format)}>
-                        {i === 0 && !c.render ? (
+                        {i === 0 && !c.render && path ? (
                           <Anchor component={Link} to={path} size="sm" onClick={stop}>
                             {content === '' ? reference : content}
                           </Anchor>
@@ -269,7 +292,7 @@ export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>)
                   {columnCount > columns.length + 1 && (
                     <Table.Td onClick={stop}>
                       <Group gap={4} wrap="nowrap">
-                        {canWrite && (
+                        {canEditRows && path && (
                           <ActionIcon
                             variant="subtle"
                             size="sm"

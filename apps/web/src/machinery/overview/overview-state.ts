@@ -5,7 +5,10 @@ export interface OverviewState {
   page: number;
   sort: SortKey[];
   search: string;
+  /** The applied advanced filters, as query parameters. */
   filters: Record<string, unknown>;
+  /** Whether the advanced filter card is open; its filters apply only while it is. */
+  advanced?: boolean;
 }
 
 const storageKey = (overviewId: string) => `overview:${overviewId}`;
@@ -28,12 +31,17 @@ export function loadOverviewState(overviewId: string, defaults: OverviewState, s
   const s = stored as Record<string, unknown>;
   const sort = Array.isArray(s.sort) ? s.sort.filter((k) => isSortKey(k, sortable)) : [];
   const page = typeof s.page === 'number' && Number.isInteger(s.page) && s.page >= 1 ? s.page : defaults.page;
-  return {
+  const state: OverviewState = {
     page,
     sort: sort.length > 0 ? sort : defaults.sort,
     search: typeof s.search === 'string' ? s.search : defaults.search,
-    filters: typeof s.filters === 'object' && s.filters !== null ? (s.filters as Record<string, unknown>) : defaults.filters,
+    filters:
+      typeof s.filters === 'object' && s.filters !== null && !Array.isArray(s.filters)
+        ? (s.filters as Record<string, unknown>)
+        : defaults.filters,
   };
+  if (s.advanced === true) state.advanced = true;
+  return state;
 }
 
 export function saveOverviewState(overviewId: string, state: OverviewState): void {

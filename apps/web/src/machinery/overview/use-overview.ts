@@ -81,9 +81,23 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
 
   const setSort = useCallback((sort: SortKey[]) => setState((s) => ({ ...s, sort, page: 1 })), []);
 
-  /** Advanced filters (the card arrives with the resources that have one). Applying returns to page 1. */
+  /** Advanced filters, as query parameters. Applying returns to page 1. */
   const setFilters = useCallback(
     (filters: Record<string, unknown>) => setState((s) => ({ ...s, filters, page: 1 })),
+    [],
+  );
+
+  /**
+   * Opens or closes the advanced filter card. Its filters are sent only while it is open (a hidden filter
+   * would narrow the list without the user seeing why); they are kept, and apply again when it reopens.
+   */
+  const setAdvanced = useCallback(
+    (open: boolean) =>
+      setState((s) => {
+        const { advanced: _was, ...rest } = s;
+        const changesList = Object.keys(s.filters).length > 0;
+        return { ...rest, ...(open ? { advanced: true } : {}), page: changesList ? 1 : s.page };
+      }),
     [],
   );
 
@@ -95,7 +109,7 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
 
   const params = useMemo(() => {
     const p: Record<string, QueryValue> = {};
-    for (const [k, v] of Object.entries(state.filters)) p[k] = filterValue(v);
+    if (state.advanced) for (const [k, v] of Object.entries(state.filters)) p[k] = filterValue(v);
     Object.assign(p, fixedFilters);
     p.search = state.search.trim() || undefined;
     p.sort = formatSort(state.sort.length > 0 ? state.sort : descriptor.defaultSort);
@@ -164,6 +178,8 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     clearSearch,
     filters: state.filters,
     setFilters,
+    advanced: state.advanced === true,
+    setAdvanced,
     resetFilters,
     selection,
     toggleSelected,

@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { theme } from '../../app/providers';
+import { FakeServer } from '../../test/fake-server';
+import { Field } from './field';
+import type { FieldDef } from './types';
+import { kindError, toFormValue, toWireValue } from './values';
+
+interface Options {
+  value?: unknown;
+  required?: boolean;
+  readOnly?: boolean;
+  server?: FakeServer;
+}
+
+/** One field as the detail screen draws it, its wire value read after every change. */
+function renderField(def: FieldDef, { value, required = false, readOnly = false, server = new FakeServer() }: Options = {}) {
+  vi.stubGlobal('fetch', server.fetch);
+  const wires: unknown[] = [];
+  function Harness() {
+    const [form, setForm] = useState(() => toFormValue(def, value));
+    return (
+      <Field
+        def={def}
+        value={form}
+        onChange={(v) => {
+          setForm(v);
+          wires.push(toWireValue(def, v));
+        }}
+        error={kindError(def, form)}
+        required={required}
+        readOnly={readOnly}
+      />
+    );
+  }
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <MantineProvider theme={theme} env="test">
+      <QueryClientProvider client={client}>
+        <Harness />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { user: userEvent.setup(), wire: () => wires.at(-1), wires, server };
+}
+
+const input = (label: string | RegExp) => screen.getByLabelText(label) as HTMLInputElement;
+/** A select's input (its hidden option list carries the same label). */
+const combo = (label: string | RegExp) => screen.getByRole('combobox', { name: label }) as HTMLInputElement;
+
+describe('field kinds', () => {
+  it('text: shows the value, sends what is typed, and null when emptied', async () => {
+    const { user, wire } = renderField({ name: 'name', label: 'Name', kind: 'text' }, { value: 'Ada', required: true });
+    expect(input(/^Name/)).toHaveValue('Ada');
+    expect(input(/^Name/)).toHaveAttribute('aria-required', 'true');
+    await user.type(input(/^Name/), ' L');
+    expect(wire()).toBe('Ada L');
+    await user.clear(input(/^Name/));
+    expect(wire()).toBeNull();
+  });
+
+  it('textarea: four rows, keeps line breaks', async () => {
+    const { user, wire } = renderField({ name: 'address', label: 'Address', kind: 'textarea' }, { value: 'Main St 1' });
+    const box = input(/^Address/);
+    expect(box.tagName).toBe('TEXTAREA');
+    expect(box).toHaveAttribute('rows', '4');
+    await user.type(box, '{Enter}Berlin');
+    expect(wire()).toBe('Main St 1\nBerlin');
+  });
+
+  it('password: hidden characters, never shows a value, sends nothing when empty', async () => {
+    const { user, wire } = renderField({ name: 'pw', label: 'Password', kind: 'password' }, { value: 'stored-hash' });
+    const box = input(/^Password$/);
+    expect(box).toHaveAttribute('type', 'password');
+    expect(box).toHaveValue('');
+    await user.type(box, 'secret');
+    expect(wire()).toBe('secret');
+    await user.clear(box);
+    expect(wire()).toBeUndefined();
+  });
+
+  it('email and phone: typed inputs sending their text', async () => {
+    const email = renderField({ name: 'email_address', label: 'Email', kind: 'email' }, { value: 'a@b.org' });
+    expect(input(/^Email/)).toHaveAttribute('type', 'email');
+    await email.user.type(input(/^Email/), 'x');
+    expect(email.wire()).toBe('a@b.orgx');
+
+    const phone = renderField({ name: 'phone', label: 'Phone', kind: 'phone' });
+    expect(input(/^Phone/)).toHaveAttribute('type', 'tel');
+    await phone.user.type(input(/^Phone/), '+49 30 1234');
+    expect(phone.wire()).toBe('+49 30 1234');
+  });
+
+  it('number: a JSON number, null when emptied', async () => {
+    const { user, wire } = renderField({ name: 'intake', label: 'Intake', kind: 'number' }, { value: 2024 });
+    expect(input(/^Intake/)).toHaveValue('2024');
+    await user.clear(input(/^Intake/));
+    expect(wire()).toBeNull();
+    await user.type(input(/^Intake/), '2025');
+    expect(wire()).toBe(2025);
+  });
+
+  it('money: shown with € and two decimals, sent as a number with at most two decimals', async () => {
+    const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 1234.5, required: true });
+    const box = input(/^Amount/);
+    expect(box).toHaveValue('€ 1234.50');
+    await user.clear(box);
+    expect(wire()).toBeNull();
+    await user.type(box, '99.999');
+    // The third decimal is refused as it is typed.
+    expect(wire()).toBe(99.99);
+    await user.tab();
+    expect(box).toHaveValue('€ 99.99');
+    // Arrow keys step by one cent.
+    await user.click(box);
+    await user.keyboard('{ArrowUp}');
+    expect(wire()).toBe(100);
+    expect(screen.queryByRole('button', { name: /clear/i })).not.toBeInTheDocument();
+  });
+
+  it('money: a new value of 0 shows as € 0.00', () => {
+    renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 0 });
+    expect(input(/^Amount/)).toHaveValue('€ 0.00');
+  });
+
+  it('date: shows DD-MM-YYYY, sends YYYY-MM-DD, and an optional date has a clear button', async () => {
+    const { user, wire } = renderField({ name: 'milestone_date', label: 'Date', kind: 'date' }, { value: '2024-03-05' });
+    const box = input(/^Date/);
+    expect(box).toHaveValue('05-03-2024');
+    await user.clear(box);
+    await user.type(box, '17-06-2025');
+    expect(wire()).toBe('2025-06-17');
+    await user.tab();
+    expect(box).toHaveValue('17-06-2025');
+    await user.click(screen.getByRole('button', { name: 'Clear Date' }));
+    expect(wire()).toBeNull();
+    expect(box).toHaveValue('');
+  });
+
+  it('date: picking a day in the calendar sends it', async () => {
+    const { user, wire } = renderField({ name: 'milestone_date', label: 'Date', kind: 'date' }, { value: '2024-03-05' });
+    await user.click(input(/^Date/));
+    await user.click(await screen.findByRole('button', { name: '20 March 2024' }));
+    expect(wire()).toBe('2024-03-20');
+    expect(input(/^Date/)).toHaveValue('20-03-2024');
+  });
+
+  it('date: a required date has no clear button', () => {
+    renderField({ name: 'start_date', label: 'Start', kind: 'date' }, { value: '2024-03-05', required: true });
+    expect(input(/^Start/)).toHaveAttribute('aria-required', 'true');
+    expect(screen.queryByRole('button', { name: 'Clear Start' })).not.toBeInTheDocument();
+  });
+
+  it('simple date: typed as DD-MM-YYYY, sent as YYYY-MM-DD, a wrong date is reported', async () => {
+    const { user, wire } = renderField({ name: 'birth_date', label: 'Birth date', kind: 'simpleDate' }, { value: '2001-09-11' });
+    const box = input(/^Birth date/);
+    expect(box).toHaveValue('11-09-2001');
+    await user.clear(box);
+    await user.type(box, '1-2-2003');
+    expect(wire()).toBe('2003-02-01');
+    expect(screen.queryByText('Enter the date as DD-MM-YYYY')).not.toBeInTheDocument();
+    await user.clear(box);
+    await user.type(box, '31-02-2003');
+    expect(screen.getByText('Enter the date as DD-MM-YYYY')).toBeInTheDocument();
+    expect(wire()).toBe('31-02-2003');
+    await user.clear(box);
+    expect(wire()).toBeNull();
+  });
+
+  it('date range: two dates, from and to, each optional', async () => {
+    const def: FieldDef = { name: 'le_time', label: 'Event Time', kind: 'dateRange' };
+    const { user, wire } = renderField(def, { value: ['2024-01-01', null] });
+    expect(screen.getByText('Event Time')).toBeInTheDocument();
+    expect(input('Event Time from')).toHaveValue('01-01-2024');
+    expect(input('Event Time to')).toHaveValue('');
+    await user.type(input('Event Time to'), '31-01-2024');
+    expect(wire()).toEqual(['2024-01-01', '2024-01-31']);
+    await user.click(screen.getByRole('button', { name: 'Clear Event Time from' }));
+    expect(wire()).toEqual([null, '2024-01-31']);
+    expect(toWireValue(def, { from: null, to: null })).toBeNull();
+    expect(kindError(def, { from: '2024-02-01', to: '2024-01-31' })).toBe('The start date is after the end date');
+  });
+
+  it('boolean: a checkbox sending true or false', async () => {
+    const { user, wire } = renderField({ name: 'usr_active', label: 'Active', kind: 'boolean' }, { value: true });
+    const box = screen.getByRole('checkbox', { name: 'Active' });
+    expect(box).toBeChecked();
+    await user.click(box);
+    expect(box).not.toBeChecked();
+    expect(wire()).toBe(false);
+  });
+
+  it('boolean with an empty value: Yes, No or nothing', async () => {
+    const { user, wire } = renderField({ name: 'open', label: 'Open', kind: 'boolean', allowEmpty: true });
+    const box = combo(/^Open/);
+    expect(box).toHaveValue('');
+    await user.click(box);
+    await user.click(await screen.findByRole('option', { name: 'No' }));
+    expect(wire()).toBe(false);
+    expect(box).toHaveValue('No');
+    await user.click(box);
+    await user.click(await screen.findByRole('option', { name: 'Yes' }));
+    expect(wire()).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Clear Open' }));
+    expect(wire()).toBeNull();
+    expect(box).toHaveValue('');
+  });
+
+  it('select with inline options: sends the option value with its type; a required one has no clear button', async () => {
+    const def: FieldDef = { name: 'year', label: 'Year', kind: 'select', options: [{ value: 1, label: '1' }, { value: 2, label: '2' }] };
+    const { user, wire } = renderField(def, { value: 1, required: true });
+    const box = combo(/^Year/);
+    expect(box).toHaveValue('1');
+    await user.click(box);
+    await user.click(await screen.findByRole('option', { name: '2' }));
+    expect(wire()).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Clear Year' })).not.toBeInTheDocument();
+  });
+
+  it('select from a choice list: loads the options, shows the name of the id, sends the id', async () => {
+    const server = new FakeServer();
+    const def: FieldDef = { name: 'scholarship_id', label: 'Scholarship', kind: 'select', choices: 'scholarships' };
+    const { user, wire } = renderField(def, { value: 2, server });
+    const box = combo(/^Scholarship/);
+    await waitFor(() => expect(box).toHaveValue('EMJM-B'));
+    expect(server.requestsTo('GET', '/scholarships/choice')).toHaveLength(1);
+    await user.click(box);
+    await user.clear(box);
+    await user.type(box, 'NAT');
+    const listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['NAT-C']);
+    await user.click(within(listbox).getByRole('option', { name: 'NAT-C' }));
+    expect(wire()).toBe(3);
+    await user.click(screen.getByRole('button', { name: 'Clear Scholarship' }));
+    expect(wire()).toBeNull();
+  });
+
+  it('read-only: the same inputs, read-only, formatted the same way', async () => {
+    const { user, wires } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10, readOnly: true });
+    expect(input(/^Amount/)).toHaveAttribute('readonly');
+    expect(input(/^Amount/)).toHaveValue('€ 10.00');
+    await user.type(input(/^Amount/), '5');
+    expect(wires).toEqual([]);
+
+    renderField({ name: 'milestone_date', label: 'Date', kind: 'date' }, { value: '2024-03-05', readOnly: true });
+    expect(input(/^Date/)).toHaveAttribute('readonly');
+    expect(input(/^Date/)).toHaveValue('05-03-2024');
+    expect(screen.queryByRole('button', { name: 'Clear Date' })).not.toBeInTheDocument();
+
+    const flag = renderField({ name: 'usr_active', label: 'Active', kind: 'boolean' }, { value: true, readOnly: true });
+    await flag.user.click(screen.getByRole('checkbox', { name: 'Active' }));
+    expect(screen.getByRole('checkbox', { name: 'Active' })).toBeChecked();
+    expect(flag.wires).toEqual([]);
+
+    renderField({ name: 'year', label: 'Year', kind: 'select', options: [{ value: 1, label: '1' }] }, { value: 1, readOnly: true });
+    expect(combo(/^Year/)).toHaveAttribute('readonly');
+    expect(combo(/^Year/)).toHaveValue('1');
+    expect(screen.queryByRole('button', { name: 'Clear Year' })).not.toBeInTheDocument();
+  });
+});

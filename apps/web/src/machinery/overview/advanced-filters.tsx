@@ -1,0 +1,105 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button, Group, Paper, SimpleGrid } from '@mantine/core';
+import type { AnyResource } from '@app/contracts';
+import { Field } from '../fields/field';
+import type { FieldDef } from '../fields/types';
+import { filterFormValues, filterParams, kindError } from '../fields/values';
+import type { Overview } from './use-overview';
+
+/** The filter field a parameter belongs to (`le_time_from` → the date range `le_time`). */
+function fieldOfParam(fields: readonly FieldDef[], param: string): FieldDef | undefined {
+  return fields.find((f) => f.name === param || (f.kind === 'dateRange' && (param === `${f.name}_from` || param === `${f.name}_to`)));
+}
+
+/**
+ * The advanced filter card of an overview (spec §2): the resource's declared filter fields, applied with
+ * Filter or Enter in any field, cleared with Reset. The applied filters live in the overview state, so they
+ * are remembered for the session; the inputs start from them.
+ */
+export function AdvancedFilterCard<D extends AnyResource>({ fields, overview }: { fields: readonly FieldDef[]; overview: Overview<D> }) {
+  const [values, setValues] = useState(() => filterFormValues(fields, overview.filters));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const apply = () => {
+    const found: Record<string, string> = {};
+    for (const def of fields) {
+      const message = kindError(def, values[def.name]);
+      if (message) found[def.name] = message;
+    }
+    const params = filterParams(fields, values);
+    const checked = overview.descriptor.filterSchema.safeParse(params);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const def = fieldOfParam(fields, String(issue.path[0]));
+        if (def && !found[def.name]) found[def.name] = issue.message;
+      }
+    }
+    setErrors(found);
+    if (Object.keys(found).length === 0) overview.setFilters(params);
+  };
+
+  const reset = () => {
+    setValues(filterFormValues(fields, {}));
+    setErrors({});
+    overview.setFilters({});
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    apply();
+  };
+
+  // Enter in any filter field applies the filter, unless the field used it itself (choosing an option).
+  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.defaultPrevented || e.nativeEvent.isComposing) return;
+    const target = e.target as HTMLElement;
+    if (target.tagName === 'TEXTAREA' || target.tagName === 'BUTTON') return;
+    e.preventDefault();
+    apply();
+  };
+
+  // A closed select would open its list on Enter; in the filter card Enter filters (Space and the arrows open it).
+  const onKeyDownCapture = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    const target = e.target as HTMLElement;
+    if (target.getAttribute('role') !== 'combobox' || target.getAttribute('aria-expanded') === 'true') return;
+    e.preventDefault();
+    e.stopPropagation();
+    apply();
+  };
+
+  return (
+    <Paper withBorder p="sm" radius="sm">
+      <form aria-label="Advanced filter" onSubmit={onSubmit} onKeyDown={onKeyDown} onKeyDownCapture={onKeyDownCapture} noValidate>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" verticalSpacing="xs">
+          {fields.map((def) => (
+            <Field
+              key={def.name}
+              def={def}
+              value={values[def.name]}
+              onChange={(v) => {
+                setValues((current) => ({ ...current, [def.name]: v }));
+                setErrors((current) => {
+                  if (!(def.name in current)) return current;
+                  const { [def.name]: _dropped, ...rest } = current;
+                  return rest;
+                });
+              }}
+              error={errors[def.name]}
+              required={false}
+              readOnly={false}
+            />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end" gap="xs" mt="sm">
+          <Button variant="default" size="sm" onClick={reset}>
+            Reset
+          </Button>
+          <Button type="submit" size="sm">
+            Filter
+          </Button>
+        </Group>
+      </form>
+    </Paper>
+  );
+}

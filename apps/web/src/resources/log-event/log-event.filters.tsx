@@ -1,0 +1,12 @@
+import { logEventResource } from '@app/contracts';
+import { defineFilters } from '../../machinery/fields/types';
+
+/**
+ * The log's advanced filters (spec §2: Student, User, Event Type, Event Time date range). Student (student_id)
+ * joins when the students choice list is used by the web, with the students screens.
+ */
+export const logEventFilters = defineFilters(logEventResource, [
+  { name: 'usr_id', label: 'User', kind: 'select', choices: 'users' },
+  { name: 'eventtype_id', label: 'Event Type', kind: 'select', choices: 'logging_types' },
+  { name: 'le_time', label: 'Event Time', kind: 'dateRange' },
+]);

@@ -1,0 +1,51 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { FakeServer } from '../../test/fake-server';
+import { renderApp } from '../../test/render-app';
+
+describe('milestones', () => {
+  it('lists intake, scholarship, year, date (DD-MM-YYYY), amount (€) and last edit', async () => {
+    renderApp('/milestones');
+    await screen.findByText('1-2 of 2');
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell').slice(1, 7).map((c) => c.textContent))).toEqual([
+      ['2024', 'EMJM-A', '1', '01-10-2024', '€ 500,00', '01-05-2024 12:00'],
+      ['2025', 'EMJM-B', '2', '', '€ 0,00', '01-05-2024 12:00'],
+    ]);
+  });
+
+  it('creates a milestone: year from the inline list, date typed DD-MM-YYYY, amount 0 by default', async () => {
+    const server = new FakeServer();
+    const { user, location } = renderApp('/milestone/new', server);
+    await user.type(await screen.findByLabelText(/^Intake/), '2026');
+    expect(screen.getByLabelText(/^Amount/)).toHaveValue('€ 0.00');
+    await user.click(screen.getByRole('combobox', { name: /^Scholarship/ }));
+    await user.click(await screen.findByRole('option', { name: 'NAT-C' }));
+    await user.click(screen.getByRole('combobox', { name: /^Year/ }));
+    await user.click(await screen.findByRole('option', { name: '2' }));
+    await user.type(screen.getByLabelText(/^Date/), '15-09-2026');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/milestone/3'));
+    expect(server.lastRequestTo('POST', '/milestones')!.body).toEqual({
+      intake: 2026,
+      scholarship_id: 3,
+      year: 2,
+      milestone_date: '2026-09-15',
+      milestone_amount: 0,
+    });
+    await waitFor(() => expect(screen.getByLabelText(/^Date/)).toHaveValue('15-09-2026'));
+    expect(screen.getByLabelText(/^Date/)).toHaveAttribute('readonly');
+  });
+
+  it('clears the optional date with its clear button and sends null; required selects have none', async () => {
+    const server = new FakeServer();
+    const { user } = renderApp('/milestone/1?mode=edit', server);
+    await waitFor(() => expect(screen.getByLabelText(/^Date/)).toHaveValue('01-10-2024'));
+    expect(screen.queryByRole('button', { name: 'Clear Year' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clear Scholarship' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear Date' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
+    expect(server.lastRequestTo('PUT', '/milestones/1')!.body).toEqual({ id: 1, milestone_date: null });
+  });
+});

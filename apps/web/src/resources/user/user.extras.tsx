@@ -1,0 +1,111 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { PasswordSchema, userResource, type User } from '@app/contracts';
+import { api, ApiError } from '../../lib/api-client';
+import { useAlerts } from '../../lib/alerts';
+import { useAuth } from '../../lib/auth';
+import { queryKeys } from '../../lib/query-keys';
+import type { Detail } from '../../machinery/detail/use-detail';
+
+function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const alerts = useAlerts();
+  const queryClient = useQueryClient();
+
+  const mutation = useMutation({
+    mutationFn: (usr_login_password: string) =>
+      api.put<User>(`/${userResource.apiPath}/${userId}`, { id: userId, usr_login_password }),
+    onSuccess: async (row) => {
+      onClose();
+      alerts.showSuccess('Password set');
+      // The record's edit_timestamp moved on: a later edit must not look stale.
+      if (row) queryClient.setQueryData(queryKeys.detail(userResource.key, userId), row);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.resource(userResource.key) });
+    },
+    onError: (e) => {
+      const fieldMessage = e instanceof ApiError && e.isValidation ? e.errors.usr_login_password?.[0] : undefined;
+      if (fieldMessage) {
+        setError(fieldMessage);
+        return;
+      }
+      onClose();
+      alerts.showFailure(e, 'setting the password');
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    // Spec §5: differing entries show the message and cancel; nothing is sent.
+    if (password !== repeat) {
+      onClose();
+      alerts.showError('Passwords do not match');
+      return;
+    }
+    const checked = PasswordSchema.safeParse(password);
+    if (!checked.success) {
+      setError(checked.error.issues[0]?.message ?? 'Invalid password');
+      return;
+    }
+    mutation.mutate(checked.data);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Set Password">
+      <Stack gap="sm">
+        <PasswordInput
+          label="New password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            setError(undefined);
+          }}
+          error={error}
+          visibilityToggleButtonProps={{ title: 'Show the new password' }}
+          data-autofocus
+        />
+        <PasswordInput
+          label="Repeat password"
+          autoComplete="new-password"
+          value={repeat}
+          onChange={(e) => setRepeat(e.currentTarget.value)}
+          visibilityToggleButtonProps={{ title: 'Show the repeated password' }}
+        />
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose} disabled={mutation.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={password === '' || repeat === ''} loading={mutation.isPending}>
+            Set Password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * Set Password on the read-only user page (spec §2 "User detail", §6): administrators (and developers) for
+ * any user, everyone else for their own account only.
+ */
+export function SetPasswordButton({ detail }: { detail: Detail }) {
+  const { user, hasLevel } = useAuth();
+  const [opened, setOpened] = useState(false);
+  const { record, mode } = detail;
+  if (mode !== 'read' || !record) return null;
+  const userId = Number(record.id);
+  if (!hasLevel(userResource.access.write) && userId !== user?.id) return null;
+  return (
+    <>
+      <Button variant="default" onClick={() => setOpened(true)}>
+        Set Password
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Set Password" centered size="sm">
+        {opened && <SetPasswordDialog userId={userId} onClose={() => setOpened(false)} />}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { createRecord, login, uniqueSuffix, universityData } from './helpers.js';
+
+test('an administrator editing a university with an invalid IBAN sees the field error; a valid change saves', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const data = universityData(suffix);
+  await createRecord(request, 'universities', data);
+
+  await login(page);
+  await page.getByRole('button', { name: 'Manage' }).click();
+  await page.getByRole('menuitem', { name: 'Universities' }).click();
+  await expect(page.getByRole('heading', { name: 'Universities' })).toBeVisible();
+  await page.getByLabel('Quick filter').fill(suffix);
+  await page.getByLabel('Quick filter').press('Enter');
+  await expect(page.getByText('1-1 of 1')).toBeVisible();
+  await page.getByRole('row', { name: new RegExp(suffix) }).getByRole('button', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(/#\/university\/\d+\?mode=edit$/);
+
+  const iban = page.getByLabel('Payment holder IBAN');
+  await expect(iban).toHaveValue('DE89370400440532013000');
+  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1000.00');
+  await iban.fill('DE00 3704 0044 0532 0130 00');
+  await expect(page.getByText('Payment holder IBAN is not a valid IBAN')).toBeVisible();
+  await expect(iban).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+  await iban.fill('GB82 WEST 1234 5698 7654 32');
+  await expect(page.getByText('Payment holder IBAN is not a valid IBAN')).toHaveCount(0);
+  const amount = page.getByLabel('Payment amount');
+  await amount.fill('1500.25');
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
+  await expect(page).toHaveURL(/#\/university\/\d+$/);
+  await expect(iban).toHaveValue('GB82WEST12345698765432');
+  await expect(iban).not.toBeEditable();
+  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1500.25');
+});
