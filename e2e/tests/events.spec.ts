@@ -34,7 +34,7 @@ test('the event log lists a university update, a user creation, a password chang
   expect(await columnTexts(page, 2)).toEqual(['Login', 'Password change', 'Create', 'Update', 'Create']);
   const messages = await columnTexts(page, 3);
   expect(messages[0]).toBe(`Login of "${reader.username}"`);
-  expect(messages[1]).toBe(`Updated User "${reader.username}": usr_login_password changed`);
+  expect(messages[1]).toBe(`Password of User "${reader.username}" changed`);
   expect(messages[2]).toBe(`Created User "${reader.username}"`);
   expect(messages[3]).toContain(`Updated University "U-${suffix}"`);
   expect(messages[4]).toBe(`Created University "U-${suffix}"`);

@@ -46,8 +46,8 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
     beforeUpdate?: (changes: Row, current: Row, actor: Actor) => Promise<Row> | Row;
     afterCreate?: (tx: Tx, row: Row, actor: Actor) => Promise<void>;
     afterUpdate?: (tx: Tx, change: { id: number; changed: FieldChanges }, actor: Actor) => Promise<void>;
-    /** The event type of an update (default `update`). */
-    updateEventType?: (changed: FieldChanges) => EventTypeKey;
+    /** The event of an update, when not the default (`update`, listing the changed fields). */
+    updateEvent?: (changed: FieldChanges, reference: string) => { type: EventTypeKey; message: string } | undefined;
   };
 }
 
@@ -274,9 +274,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
                 edit_timestamp: sql`greatest(clock_timestamp(), ${table.edit_timestamp} + interval '1 millisecond')`,
               } as never)
               .where(eq(table.id, id));
+            const special = hooks.updateEvent?.(changed, reference(current));
             await recordEvent(tx, {
-              ...event(hooks.updateEventType?.(changed) ?? 'update', current, user),
-              message: `Updated ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
+              ...event(special?.type ?? 'update', current, user),
+              message: special?.message ?? `Updated ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
               changes: changed,
             });
             await hooks.afterUpdate?.(tx, { id, changed }, actor);

@@ -58,7 +58,8 @@ export function userRouter(ctx: AppContext) {
           await endOtherSessions(tx, id, id === actor.user.id ? actor.sessionId : undefined);
         }
       },
-      updateEventType: (changed) => (Object.keys(changed).join() === 'usr_login_password' ? 'passwordChange' : 'update'),
+      updateEvent: (changed, reference) =>
+        Object.keys(changed).join() === 'usr_login_password' ? { type: 'passwordChange', message: `Password of User ${reference} changed` } : undefined,
     },
   });
   return crudRouter(service);

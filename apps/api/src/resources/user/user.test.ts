@@ -94,7 +94,12 @@ describe('users: passwords and sessions', () => {
       .select()
       .from(logEvents)
       .where(and(eq(logEvents.record_id, reader.id), eq(logEvents.resource, 'user')));
-    expect(event).toMatchObject({ eventtype_id: EVENT_TYPE_IDS.passwordChange, usr_id: reader.id, changes: { usr_login_password: { old: '***', new: '***' } } });
+    expect(event).toMatchObject({
+      eventtype_id: EVENT_TYPE_IDS.passwordChange,
+      le_message: `Password of User "${reader.login}" changed`,
+      usr_id: reader.id,
+      changes: { usr_login_password: { old: '***', new: '***' } },
+    });
     expect(JSON.stringify(event)).not.toContain(NEW_PASSWORD);
   });
 
