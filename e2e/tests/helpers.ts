@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from '../playwright.config.js';
 
 export const admin = { username: 'admin', password: ADMIN_PASSWORD };
@@ -81,4 +81,77 @@ export function universityData(suffix: string): Record<string, unknown> {
     payment_bank_address: 'Commerzbank\n50667 Köln',
     payment_amount: 1000,
   };
+}
+
+/** The id of a seeded country, by its name. */
+export async function countryId(request: APIRequestContext, name: string): Promise<number> {
+  const token = await apiToken(request);
+  const res = await request.get('/api/v1.0/countries', { params: { search: name }, headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status(), await res.text()).toBe(200);
+  const rows = (await res.json()).data as Array<{ id: number; cntry_name: string }>;
+  const row = rows.find((r) => r.cntry_name === name);
+  if (!row) throw new Error(`No country ${name}`);
+  return row.id;
+}
+
+/** A student's fields for the API; the last name carries the suffix, so a quick filter finds only this run's. */
+export function studentData(suffix: string, cntryId: number, first = 'Erika'): Record<string, unknown> {
+  return {
+    first_name: first,
+    last_name: `Muster ${suffix}`,
+    address: 'Hauptstraße 1',
+    zip: '10115',
+    city: 'Berlin',
+    cntry_id: cntryId,
+    birth_date: '2001-03-15',
+    email_address: `${first.toLowerCase()}.${suffix}@example.org`,
+  };
+}
+
+/** The reference data a contract needs (a program and a university of this run) and a seeded scholarship. */
+export async function contractReferences(request: APIRequestContext, suffix: string) {
+  const programId = await createRecord(request, 'programs', { name: `E2E Program ${suffix}`, shortname: `P-${suffix}` });
+  const universityId = await createRecord(request, 'universities', universityData(suffix));
+  return { programId, universityId, scholarshipId: 1, programName: `E2E Program ${suffix}`, universityName: `E2E University ${suffix}` };
+}
+
+/** A contract's fields for the API (new contracts start in status 1, Offer accepted). */
+export function contractData(
+  refs: { programId: number; universityId: number; scholarshipId: number },
+  studentId: number,
+  applicationId: string,
+): Record<string, unknown> {
+  return {
+    student_id: studentId,
+    scholarship_id: refs.scholarshipId,
+    program_id: refs.programId,
+    intake: 2025,
+    application_round: 1,
+    application_id: applicationId,
+    y1_university_id: refs.universityId,
+    start_date: '2025-09-01',
+    end_date: '2027-08-31',
+  };
+}
+
+/** Picks an option of a select; a searchable one (a long choice list) is typed into to find it among many. */
+export async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  if (await combobox.isEditable()) await combobox.fill(option);
+  await page.getByRole('option', { name: option, exact: true }).click();
+  await expect(combobox).toHaveValue(option);
+}
+
+/** A new active account of the given role (Developer 1, Administrator 2, User 3, Reader 4) that can log in. */
+export async function createAccount(request: APIRequestContext, suffix: string, roleId: number, first = 'Ada') {
+  const user = { username: `e2e.${roleId}.${suffix}`, password: `pw-${suffix}-long-enough` };
+  await createRecord(request, 'users', {
+    usr_login_name: user.username,
+    usr_first_name: first,
+    usr_last_name: `Role${roleId} ${suffix}`,
+    usr_role_id: roleId,
+    usr_active: true,
+    usr_login_password: user.password,
+  });
+  return user;
 }

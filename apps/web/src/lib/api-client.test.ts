@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, ApiError, onUnauthorized, queryString } from './api-client';
+import { api, ApiError, filenameFromDisposition, onUnauthorized, queryString } from './api-client';
 import { FakeServer } from '../test/fake-server';
 
 describe('api client', () => {
@@ -37,5 +37,27 @@ describe('api client', () => {
   it('leaves empty values out of the query string', () => {
     expect(queryString({ page: 1, search: '', intake: undefined, open: false, x: null })).toBe('?page=1&open=false');
     expect(queryString({})).toBe('');
+  });
+
+  it('reads the file name of a Content-Disposition header, preferring the UTF-8 filename*', () => {
+    expect(filenameFromDisposition('attachment; filename="Contracts.xlsx"')).toBe('Contracts.xlsx');
+    expect(filenameFromDisposition('attachment; filename=Students.xlsx')).toBe('Students.xlsx');
+    expect(filenameFromDisposition(`attachment; filename="Mu?ller.pdf"; filename*=UTF-8''M%C3%BCller.pdf`)).toBe('Müller.pdf');
+    expect(filenameFromDisposition('attachment; filename="a \\"quoted\\" name.txt"')).toBe('a "quoted" name.txt');
+    expect(filenameFromDisposition('attachment')).toBeUndefined();
+    expect(filenameFromDisposition(null)).toBeUndefined();
+  });
+
+  it('downloads a file with the server’s name, and sends an upload as multipart form data', async () => {
+    const server = new FakeServer();
+    vi.stubGlobal('fetch', server.fetch);
+    const file = await api.download('/contract_files/1/download');
+    expect(file.filename).toBe('contract.pdf');
+    expect(file.blob.size).toBeGreaterThan(0);
+    await api.upload('/contract_files/1/upload', new File(['abc'], 'a.txt', { type: 'text/plain' }));
+    const sent = server.lastRequestTo('POST', '/contract_files/1/upload')!;
+    expect(sent.body).toBeInstanceOf(FormData);
+    expect(sent.headers['content-type']).toBeUndefined();
+    expect(((sent.body as FormData).get('file') as File).name).toBe('a.txt');
   });
 });

@@ -31,6 +31,11 @@ export class ApiError extends Error {
   get isValidation(): boolean {
     return this.status === 400;
   }
+
+  /** An upload over the server's limit: the message says the limit. */
+  get isTooLarge(): boolean {
+    return this.status === 413;
+  }
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -83,14 +88,21 @@ function errorBodyOf(body: unknown): Partial<ErrorBody> {
   return typeof body === 'object' && body !== null ? (body as Partial<ErrorBody>) : {};
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/**
+ * Sends a call and answers its Response when it succeeded; a failure is logged and thrown as an ApiError.
+ * A body is sent as JSON, except FormData (multipart, with the browser's own boundary).
+ */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const method = options.method ?? 'GET';
   const url = `${API_BASE}${path}${queryString(options.query)}`;
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = { Accept: accept, ...options.headers };
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
-  if (options.body !== undefined) {
+  const { body } = options;
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(options.body);
+    init.body = JSON.stringify(body);
   }
 
   let response: Response;
@@ -101,17 +113,51 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     console.warn(`API ${method} ${url} failed: network error`, cause);
     throw new ApiError(0, 'The server could not be reached');
   }
+  if (response.ok) return response;
 
-  const body = await readBody(response);
-  if (response.ok) return body as T;
-
-  const { message, errors } = errorBodyOf(body);
+  const { message, errors } = errorBodyOf(await readBody(response));
   const error = new ApiError(response.status, message || response.statusText || `HTTP ${response.status}`, errors ?? {});
   console.warn(`API ${method} ${url} failed: ${response.status} ${error.message}`);
   if (response.status === 401 && !options.ignoreUnauthorized) {
     for (const listener of [...unauthorizedListeners]) listener();
   }
   throw error;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options, 'application/json');
+  return (await readBody(response)) as T;
+}
+
+/**
+ * The file name of a `Content-Disposition: attachment` header: the RFC 5987 `filename*` (UTF-8) when given,
+ * otherwise the plain `filename`.
+ */
+export function filenameFromDisposition(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[2]) {
+    try {
+      return decodeURIComponent(extended[2].trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  return name || undefined;
+}
+
+/** A file the server sent, with the name it gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | undefined;
+}
+
+/** A call answered by a file (exports, documents): its bytes and the name from Content-Disposition. */
+export async function apiDownload(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
+  const response = await send(path, { method: 'POST', ...options }, '*/*');
+  return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition')) };
 }
 
 export const api = {
@@ -122,4 +168,13 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'PUT', body }),
   delete: <T = void>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
+  /** POST of a JSON body (or nothing) answered by a file. */
+  download: (path: string, body?: unknown, options: Omit<RequestOptions, 'method' | 'body'> = {}) =>
+    apiDownload(path, { ...options, method: 'POST', body }),
+  /** POST of one file as multipart/form-data (field `field`). */
+  upload: <T>(path: string, file: File, field = 'file', options: Omit<RequestOptions, 'method' | 'body'> = {}) => {
+    const form = new FormData();
+    form.append(field, file, file.name);
+    return apiRequest<T>(path, { ...options, method: 'POST', body: form });
+  },
 };

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { roleHasLevel, type Level, type SessionUser } from '@app/contracts';
+import { roleHasLevel, type Access, type Level, type SessionUser } from '@app/contracts';
 import { api, onUnauthorized } from './api-client';
 
 export type AuthState =
@@ -16,6 +16,8 @@ export interface AuthContextValue {
   logout: () => Promise<void>;
   /** Whether the logged-in user's role reaches `level` (spec §6). */
   hasLevel: (level: Level) => boolean;
+  /** Whether the user may make a call of the permission table (`apiPermissions['POST /contracts/bulk_edit']`). */
+  mayCall: (access: Access | undefined) => boolean;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -82,6 +84,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       login,
       logout,
       hasLevel: (level: Level) => roleHasLevel(state.user?.userrole_name, level),
+      mayCall: (access: Access | undefined) =>
+        access === 'public' || (access !== undefined && roleHasLevel(state.user?.userrole_name, access)),
     }),
     [state, login, logout],
   );

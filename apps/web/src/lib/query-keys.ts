@@ -1,3 +1,5 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 /**
  * Every TanStack Query key of the web, so invalidation never guesses. A resource's lists and details share the
  * prefix `['resource', key]`: invalidating it after a save or delete refreshes every overview of the resource.
@@ -11,3 +13,15 @@ export const queryKeys = {
   choices: (name: string, params: Record<string, unknown> | undefined, checksum: string) =>
     ['choices', name, 'list', params ?? {}, checksum] as const,
 };
+
+/**
+ * After a write: the written resource's lists load again now, and every other resource query is marked stale so
+ * it loads again when next shown. A write changes what other resources show as well (joined names, a student's
+ * active contract, a contract's number of documents).
+ */
+export async function refreshAfterWrite(queryClient: QueryClient, resourceKey: string): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['resource'], refetchType: 'none' }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.lists(resourceKey) }),
+  ]);
+}

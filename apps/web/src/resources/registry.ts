@@ -1,11 +1,23 @@
 import type { ResourceUi } from '../machinery/resource-ui';
+import { contractUi } from './contract/contract.ui';
 import { countryUi } from './country/country.ui';
 import { logEventUi } from './log-event/log-event.ui';
 import { milestoneUi } from './milestone/milestone.ui';
 import { programUi } from './program/program.ui';
 import { studentFeeUi } from './student-fee/student-fee.ui';
+import { studentUi } from './student/student.ui';
 import { universityUi } from './university/university.ui';
 import { userUi } from './user/user.ui';
 
 /** Every resource with generic screens. A new resource adds its declaration here, and nothing else. */
-export const resourceUis: readonly ResourceUi[] = [countryUi, programUi, universityUi, studentFeeUi, milestoneUi, userUi, logEventUi];
+export const resourceUis: readonly ResourceUi[] = [
+  countryUi,
+  programUi,
+  universityUi,
+  studentFeeUi,
+  milestoneUi,
+  userUi,
+  logEventUi,
+  studentUi,
+  contractUi,
+];

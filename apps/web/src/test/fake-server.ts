@@ -1,5 +1,11 @@
 import {
   API_BASE,
+  APPLICATION_ROUNDS,
+  canTransition,
+  CONTRACT_STATUSES,
+  ContractBulkEditSchema,
+  contractEndDate,
+  contractStatusName,
   CountryCreateSchema,
   EVENT_TYPES,
   paginate,
@@ -30,6 +36,8 @@ export interface RecordedRequest {
 export interface FakeResponse {
   status: number;
   body?: unknown;
+  /** A file answer (exports, document downloads), sent as an attachment under its name. */
+  file?: { content: Blob; filename: string };
 }
 
 type Handler = (req: RecordedRequest) => FakeResponse | undefined;
@@ -84,7 +92,128 @@ export function defaultChoices(): Record<string, Choice[]> {
       { id: 4, name: 'Rita Reader' },
     ],
     logging_types: EVENT_TYPES.map((t) => ({ id: t.id, name: t.name })),
-    countries: [],
+    countries: [
+      { id: 1, name: 'Germany' },
+      { id: 2, name: 'France' },
+      { id: 3, name: 'Netherlands' },
+    ],
+    students: [
+      { id: 1, name: 'Müller, José' },
+      { id: 2, name: 'Schmidt, Mia' },
+    ],
+    programs: [
+      { id: 2, name: 'Applied Physics' },
+      { id: 1, name: 'Data Science' },
+    ],
+    universities: [{ id: 1, name: 'Technical University of Munich' }],
+    contracts: [
+      { id: 1, name: 'A000001' },
+      { id: 2, name: 'A000002' },
+    ],
+    contract_status: CONTRACT_STATUSES.map((st) => ({ id: st.id, name: st.name })),
+    contracts_intake: [
+      { id: 2024, name: '2024' },
+      { id: 2025, name: '2025' },
+    ],
+    contracts_round: APPLICATION_ROUNDS.map((r) => ({ id: r, name: String(r) })),
+    file_types: [
+      { id: 1, name: 'Contract' },
+      { id: 2, name: 'Signed contract' },
+      { id: 3, name: 'Passport copy' },
+    ],
+  };
+}
+
+/** A student row as the API answers it; `overrides` change any field. */
+export function studentRow(id: number, overrides: Partial<FakeRow> = {}): FakeRow {
+  return {
+    id,
+    first_name: 'Mia',
+    last_name: 'Schmidt',
+    address: 'Hauptstraße 1',
+    zip: '10115',
+    city: 'Berlin',
+    cntry_id: 1,
+    cntry: 'Germany',
+    birth_date: '2000-01-31',
+    gender: 'Female',
+    citizenship1_cntry_id: 2,
+    citizenship1: 'France',
+    citizenship2_cntry_id: null,
+    phone: null,
+    email_address: `student${id}@example.org`,
+    passport_number: null,
+    comments: null,
+    registration_fee_payed: false,
+    active_contract_id: null,
+    payment_holder_first_name: null,
+    payment_holder_last_name: null,
+    payment_holder_address: null,
+    payment_holder_zip_city: null,
+    payment_holder_cntry_id: null,
+    payment_bank_iban: null,
+    payment_bank_swift: null,
+    payment_bank_reference: null,
+    payment_bank_name: null,
+    payment_bank_address: null,
+    payment_bank_zip_city: null,
+    payment_bank_cntry_id: null,
+    university_payment_reference: null,
+    bankinfo_request_timestamp: null,
+    bankinfo_request_user: null,
+    bankinfo_update_timestamp: null,
+    bankinfo_update_user: null,
+    edit_timestamp: SEEN,
+    ...overrides,
+  };
+}
+
+/** A contract row as the API answers it (joined names included, `files` counted on reading). */
+export function contractRow(id: number, overrides: Partial<FakeRow> = {}): FakeRow {
+  return {
+    id,
+    application_number: `A${String(id).padStart(6, '0')}`,
+    student_id: 1,
+    student_name: 'José Müller',
+    first_name: 'José',
+    last_name: 'Müller',
+    contract_status_id: 1,
+    contract_status_name: 'Offer accepted',
+    contract_status_date: null,
+    scholarship_id: 1,
+    scholarship_code: 'EMJM-A',
+    program_id: 1,
+    program_shortname: 'DS',
+    intake: 2024,
+    application_round: 1,
+    application_id: `APP-${id}`,
+    da_application_id: null,
+    da_offer_type_displayname: null,
+    y1_university_id: 1,
+    y2_university_id: null,
+    year1_finished: false,
+    year2_finished: false,
+    active: true,
+    start_date: '2024-09-01',
+    end_date: '2026-08-31',
+    expected_graduation_date: null,
+    contract_sent_date: null,
+    contract_signed_date: null,
+    bankinfo_required: true,
+    bankinfo_emailrequest_timestamp: null,
+    bankinfo_updated_timestamp: null,
+    pf_status_email_timestamp: null,
+    check_universityfee_payment: true,
+    instalments: false,
+    number: null,
+    comments: null,
+    invoiced_amount: 0,
+    payed_amount: 0,
+    to_be_payed_amount: 0,
+    planned_amount: 0,
+    files: 0,
+    edit_timestamp: SEEN,
+    ...overrides,
   };
 }
 
@@ -152,6 +281,43 @@ export function defaultTables(): Record<string, FakeRow[]> {
       user({ ...readerUser, id: 3, usr_login_name: 'bob', usr_name: 'Bob User', usr_first_name: 'Bob', usr_last_name: 'User', usr_role_id: 3, userrole_name: 'User' }),
       user(readerUser, true),
     ],
+    students: [
+      studentRow(1, {
+        first_name: 'José',
+        last_name: 'Müller',
+        gender: 'Male',
+        active_contract_id: 1,
+        bankinfo_request_timestamp: '2024-04-01T08:00:00.000Z',
+        bankinfo_request_user: 'Ada Lovelace',
+      }),
+      studentRow(2, { citizenship1_cntry_id: 1, citizenship1: 'Germany', city: 'Hamburg', zip: '20095', address: 'Alsterweg 2' }),
+    ],
+    contracts: [
+      contractRow(1),
+      contractRow(2, {
+        student_id: 2,
+        student_name: 'Mia Schmidt',
+        first_name: 'Mia',
+        last_name: 'Schmidt',
+        contract_status_id: 3,
+        contract_status_name: 'Enrolled',
+        contract_status_date: '2024-09-15',
+      }),
+    ],
+    contract_files: [
+      {
+        id: 1,
+        contract_id: 1,
+        ft_id: 1,
+        file_type: 'Contract',
+        description: 'As sent',
+        filename: 'contract.pdf',
+        size: 2048,
+        mime_type: 'application/pdf',
+        uploaded: true,
+        edit_timestamp: SEEN,
+      },
+    ],
     logging: [
       logEvent(1, '2024-05-01T08:00:00.000Z', 1, 'Login of "ada"', 1),
       logEvent(2, '2024-05-01T08:05:00.000Z', 4, 'Created Country "DE"', 1),
@@ -196,7 +362,16 @@ function json(status: number, body?: unknown): FakeResponse {
   return { status, body };
 }
 
-function makeResponse({ status, body }: FakeResponse): Response {
+function makeResponse({ status, body, file }: FakeResponse): Response {
+  if (file) {
+    return {
+      ok: status >= 200 && status < 300,
+      status,
+      statusText: String(status),
+      headers: new Headers({ 'content-type': file.content.type || 'application/octet-stream', 'content-disposition': `attachment; filename="${file.filename}"` }),
+      blob: async () => file.content,
+    } as Response;
+  }
   const text = body === undefined ? '' : JSON.stringify(body);
   return {
     ok: status >= 200 && status < 300,
@@ -205,6 +380,7 @@ function makeResponse({ status, body }: FakeResponse): Response {
     headers: new Headers({ 'content-type': 'application/json' }),
     text: async () => text,
     json: async () => JSON.parse(text) as unknown,
+    blob: async () => new Blob([text], { type: 'application/json' }),
   } as Response;
 }
 
@@ -235,6 +411,8 @@ export class FakeServer {
   choices: Record<string, Choice[]>;
   /** Passwords set through `PUT /users/{id}`, by user id (write only: never answered). */
   passwords = new Map<number, string>();
+  /** The files of the documents (`contract_files`), by document id. */
+  documents = new Map<number, Blob>([[1, new Blob(['%PDF-1.4 fake'], { type: 'application/pdf' })]]);
   private overrides: { method: string; path: string | RegExp; handler: Handler }[] = [];
   private nextId: number;
 
@@ -287,7 +465,7 @@ export class FakeServer {
       path: url.pathname.slice(API_BASE.length),
       query: url.searchParams,
       headers,
-      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : init.body instanceof FormData ? init.body : undefined,
       credentials: init.credentials,
       at: Date.now(),
     };
@@ -329,6 +507,8 @@ export class FakeServer {
       }
       if (req.method === 'PUT') return this.updateCountry(index, req);
     }
+    const action = this.handleAction(req);
+    if (action) return action;
     const choice = /^\/([a-z_]+)\/(choice|choice_checksum)$/.exec(req.path);
     if (choice && req.method === 'GET') {
       const list = this.choices[choice[1]!];
@@ -339,6 +519,84 @@ export class FakeServer {
     const resource = generic && resources.find((r) => r.apiPath === generic[1] && this.tables[r.apiPath]);
     if (generic && resource) return this.handleResource(resource, generic[2] === undefined ? undefined : Number(generic[2]), req);
     return json(404, { message: `No route ${req.method} ${req.path}` });
+  }
+
+  /** The actions beside the generic routes: exports, contract status and bulk edit, document files. */
+  private handleAction(req: RecordedRequest): FakeResponse | undefined {
+    const { method, path } = req;
+    const report = /^\/(students|contracts)\/download_report$/.exec(path);
+    if (report && method === 'POST') {
+      const filename = report[1] === 'students' ? 'Students.xlsx' : 'Contracts.xlsx';
+      return { status: 200, file: { content: new Blob(['PK fake xlsx'], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), filename } };
+    }
+    const status = /^\/contracts\/(\d+)\/update_status$/.exec(path);
+    if (status && method === 'PUT') {
+      const rows = this.tables.contracts!;
+      const index = rows.findIndex((r) => r.id === Number(status[1]));
+      if (index === -1) return json(404, { message: `Contract ${status[1]} not found` });
+      const current = rows[index]!;
+      const target = (req.body as { contract_status_id: number }).contract_status_id;
+      const from = Number(current.contract_status_id);
+      if (!canTransition(from, target)) {
+        return json(409, { message: `A contract with status "${contractStatusName(from)}" cannot change to "${contractStatusName(target)}"` });
+      }
+      const updated = {
+        ...current,
+        contract_status_id: target,
+        contract_status_name: contractStatusName(target),
+        contract_status_date: '2024-06-01',
+        edit_timestamp: new Date(Date.now() + 1000).toISOString(),
+      };
+      rows[index] = updated;
+      return json(200, this.view('contracts', updated));
+    }
+    if (path === '/contracts/bulk_edit' && method === 'POST') {
+      if (!roleHasLevel(this.session?.userrole_name, 'administrator')) return json(403, { message: 'Not allowed' });
+      const parsed = ContractBulkEditSchema.safeParse(req.body);
+      if (!parsed.success) return json(400, { message: 'Invalid bulk edit', errors: fieldErrors(parsed.error.issues) });
+      const changes: Record<string, unknown> = Object.fromEntries(Object.entries(parsed.data.changes).filter(([, v]) => v !== undefined));
+      if (typeof changes.start_date === 'string') changes.end_date = contractEndDate(changes.start_date);
+      const rows = this.tables.contracts!;
+      let updated = 0;
+      for (const id of parsed.data.ids) {
+        const index = rows.findIndex((r) => r.id === id);
+        if (index === -1) return json(404, { message: `Contracts not found: ${id}` });
+        rows[index] = { ...rows[index]!, ...changes, edit_timestamp: new Date(Date.now() + 1000).toISOString() };
+        updated++;
+      }
+      return json(200, { updated });
+    }
+    const file = /^\/contract_files\/(\d+)\/(upload|download)$/.exec(path);
+    if (file && method === 'POST') {
+      const id = Number(file[1]);
+      const rows = this.tables.contract_files!;
+      const index = rows.findIndex((r) => r.id === id);
+      if (index === -1) return json(404, { message: `Document ${id} not found` });
+      if (file[2] === 'download') {
+        const content = this.documents.get(id);
+        if (!content) return json(404, { message: `Document ${id} has no file uploaded yet` });
+        return { status: 200, file: { content, filename: String(rows[index]!.filename) } };
+      }
+      const upload = req.body instanceof FormData ? req.body.get('file') : null;
+      if (!(upload instanceof File)) return json(400, { message: 'Choose a file to upload', errors: { file: ['file is required'] } });
+      this.documents.set(id, upload);
+      rows[index] = {
+        ...rows[index]!,
+        filename: upload.name,
+        size: upload.size,
+        mime_type: upload.type || 'application/octet-stream',
+        uploaded: true,
+        edit_timestamp: new Date(Date.now() + 1000).toISOString(),
+      };
+      return json(200, rows[index]);
+    }
+    return undefined;
+  }
+
+  /** A stored row as the API answers it: a contract counts its documents. */
+  private view(apiPath: string, row: FakeRow): FakeRow {
+    if (apiPath !== 'contracts') return row;
+    return { ...row, files: (this.tables.contract_files ?? []).filter((f) => f.contract_id === row.id).length };
   }
 
   private listCountries(query: URLSearchParams): FakeResponse {
@@ -398,7 +656,7 @@ export class FakeServer {
     }
     const index = rows.findIndex((r) => r.id === id);
     if (index === -1) return json(404, { message: `${resource.title} ${id} not found` });
-    if (req.method === 'GET') return json(200, rows[index]);
+    if (req.method === 'GET') return json(200, this.view(resource.apiPath, rows[index]!));
     if (resource.readOnly) return json(404, { message: `No route ${req.method} ${req.path}` });
     if (req.method === 'DELETE') {
       if (!resource.deletable) return json(405, { message: `A ${resource.title} can never be deleted` });
@@ -409,9 +667,35 @@ export class FakeServer {
     return json(404, { message: `No route ${req.method} ${req.path}` });
   }
 
-  /** Joined names as the API adds them (scholarship code, role name, user name). */
-  private derive(row: FakeRow): FakeRow {
+  /** Joined names as the API adds them (scholarship code, role name, user name, a contract's student …). */
+  private derive(row: FakeRow, apiPath = ''): FakeRow {
     const out = { ...row };
+    if (apiPath === 'contracts') {
+      const student = this.tables.students?.find((st) => st.id === out.student_id);
+      Object.assign(out, {
+        application_number: out.application_number ?? `A${String(out.id).padStart(6, '0')}`,
+        contract_status_id: out.contract_status_id ?? 1,
+        first_name: student?.first_name ?? '',
+        last_name: student?.last_name ?? '',
+        student_name: student ? `${String(student.first_name)} ${String(student.last_name)}` : '',
+        program_shortname: this.tables.programs?.find((p) => p.id === out.program_id)?.shortname ?? '',
+      });
+      out.contract_status_name = contractStatusName(Number(out.contract_status_id));
+      for (const amount of ['invoiced_amount', 'payed_amount', 'to_be_payed_amount', 'planned_amount']) out[amount] ??= 0;
+    }
+    if (apiPath === 'contract_files') {
+      Object.assign(out, {
+        file_type: this.choices.file_types?.find((t) => t.id === out.ft_id)?.name ?? '',
+        size: out.size ?? null,
+        mime_type: out.mime_type ?? null,
+        uploaded: out.uploaded ?? false,
+      });
+    }
+    if (apiPath === 'students') {
+      out.cntry = this.choices.countries?.find((c) => c.id === out.cntry_id)?.name ?? '';
+      out.registration_fee_payed ??= false;
+      out.active_contract_id ??= null;
+    }
     if ('scholarship_id' in out) out.scholarship_code = this.choices.scholarships?.find((c) => c.id === out.scholarship_id)?.name ?? '';
     if ('usr_role_id' in out) out.userrole_name = ROLES.find((r) => r.id === out.usr_role_id)?.name ?? '';
     if ('usr_first_name' in out) out.usr_name = `${String(out.usr_first_name)} ${String(out.usr_last_name)}`;
@@ -441,14 +725,15 @@ export class FakeServer {
       return a.id - b.id;
     });
     const pagination = paginate(rows.length, page, perPage);
-    return json(200, { data: rows.slice((page - 1) * perPage, page * perPage), links: { pagination } });
+    const data = rows.slice((page - 1) * perPage, page * perPage).map((r) => this.view(resource.apiPath, r));
+    return json(200, { data, links: { pagination } });
   }
 
   private createRow(resource: AnyResource, rows: FakeRow[], body: unknown): FakeResponse {
     const parsed = resource.createSchema.safeParse(body);
     if (!parsed.success) return json(400, { message: `Invalid ${resource.title.toLowerCase()}`, errors: fieldErrors(parsed.error.issues) });
     const id = Math.max(0, ...rows.map((r) => r.id)) + 1;
-    rows.push(this.derive({ id, ...(parsed.data as Record<string, unknown>), edit_timestamp: new Date().toISOString() }));
+    rows.push(this.derive({ id, ...(parsed.data as Record<string, unknown>), edit_timestamp: new Date().toISOString() }, resource.apiPath));
     return json(201, { id });
   }
 
@@ -466,8 +751,8 @@ export class FakeServer {
       return json(409, { message: `This ${resource.title} was changed by Bob Other at 01-05-2024 12:00 after you opened it.` });
     }
     if (typeof changes.usr_login_password === 'string') this.passwords.set(current.id, changes.usr_login_password);
-    const updated = this.derive({ ...current, ...changes, edit_timestamp: new Date(Date.now() + 1000).toISOString() });
+    const updated = this.derive({ ...current, ...changes, edit_timestamp: new Date(Date.now() + 1000).toISOString() }, resource.apiPath);
     rows[index] = updated;
-    return json(200, updated);
+    return json(200, this.view(resource.apiPath, updated));
   }
 }

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { installDownloadCapture, savedFiles } from './downloads';
 
 // jsdom lacks what Mantine measures with.
 if (!window.matchMedia) {
@@ -29,6 +30,7 @@ if (!('ResizeObserver' in window)) {
 }
 window.scrollTo = () => {};
 Element.prototype.scrollIntoView = () => {};
+installDownloadCapture();
 
 /**
  * A test fails on any console.error (React warnings, act() warnings, unexpected errors). Failed API calls are
@@ -44,6 +46,7 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
   sessionStorage.clear();
   window.location.hash = '';
+  savedFiles.length = 0;
 });
 
 afterEach(() => {

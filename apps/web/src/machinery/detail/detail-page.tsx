@@ -4,7 +4,7 @@ import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Ti
 import { formatDateTime, type AnyResource } from '@app/contracts';
 import { Field } from '../fields/field';
 import type { FieldDef } from '../fields/types';
-import { useDetail, type Detail } from './use-detail';
+import { useDetail, type DeriveValues, type Detail } from './use-detail';
 
 export interface DetailPageProps<D extends AnyResource> {
   descriptor: D;
@@ -13,6 +13,32 @@ export interface DetailPageProps<D extends AnyResource> {
   id?: string;
   /** Extra options of the resource (PDF, e-mail, status changes …), given the detail state. */
   extras?: (detail: Detail) => ReactNode;
+  /** Read-only information and links of the record, drawn between the buttons and the form. */
+  info?: (detail: Detail) => ReactNode;
+  /** Wraps the form (tabs beside it, lists below it); by default the form is drawn alone. */
+  layout?: (form: ReactNode, detail: Detail) => ReactNode;
+  /** Fields set from another field's change (a contract's end date from its start date). */
+  derive?: DeriveValues;
+}
+
+interface FieldSection {
+  title: string | undefined;
+  fields: FieldDef[];
+}
+
+/** Fields in sections by their `group`, in the order the sections first appear; ungrouped fields come first. */
+function sectionsOf(fields: readonly FieldDef[]): FieldSection[] {
+  const sections: FieldSection[] = [];
+  for (const def of fields) {
+    let section = sections.find((s) => s.title === def.group);
+    if (!section) {
+      section = { title: def.group, fields: [] };
+      if (def.group === undefined) sections.unshift(section);
+      else sections.push(section);
+    }
+    section.fields.push(def);
+  }
+  return sections;
 }
 
 /**
@@ -25,8 +51,8 @@ export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
   return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
 }
 
-function DetailView<D extends AnyResource>({ descriptor, fields, id, extras }: DetailPageProps<D> & { id: string }) {
-  const detail = useDetail(descriptor, id, fields);
+function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive }: DetailPageProps<D> & { id: string }) {
+  const detail = useDetail(descriptor, id, fields, { derive });
   const [confirmOpen, setConfirmOpen] = useState(false);
   const { mode, record } = detail;
   const formId = `detail-form-${descriptor.key}`;
@@ -51,6 +77,52 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras }: D
   }
 
   const hasRecord = mode === 'new' || record !== undefined;
+
+  const form = (
+    <Paper withBorder p="md" radius="sm">
+      <form id={formId} onSubmit={onSubmit} noValidate aria-label={descriptor.title}>
+        <Stack gap="lg">
+          {sectionsOf(fields).map((section) => (
+            <Stack key={section.title ?? ''} gap="xs" component="section" aria-label={section.title}>
+              {section.title && (
+                <Title order={2} size="h5" c="dimmed">
+                  {section.title}
+                </Title>
+              )}
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+                {section.fields.map((def) => (
+                  <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
+                    <Field
+                      def={def}
+                      value={detail.values[def.name]}
+                      onChange={(v) => detail.setValue(def.name, v)}
+                      error={detail.fieldError(def.name)}
+                      required={detail.required.has(def.name)}
+                      readOnly={detail.isReadOnly(def)}
+                    />
+                  </div>
+                ))}
+              </SimpleGrid>
+            </Stack>
+          ))}
+        </Stack>
+        {detail.formErrors.length > 0 && (
+          <Stack gap={2} mt="sm">
+            {detail.formErrors.map((message) => (
+              <Text key={message} size="sm" c="red">
+                {message}
+              </Text>
+            ))}
+          </Stack>
+        )}
+      </form>
+      {record && typeof record.edit_timestamp === 'string' && (
+        <Text size="xs" c="dimmed" mt="sm">
+          Last edit {formatDateTime(record.edit_timestamp)}
+        </Text>
+      )}
+    </Paper>
+  );
 
   return (
     <Stack gap="sm">
@@ -99,40 +171,9 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras }: D
 
       {detail.isLoading && <Loader size="sm" aria-label={`Loading ${descriptor.title}`} />}
 
-      {hasRecord && (
-        <Paper withBorder p="md" radius="sm">
-          <form id={formId} onSubmit={onSubmit} noValidate aria-label={descriptor.title}>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-              {fields.map((def) => (
-                <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
-                  <Field
-                    def={def}
-                    value={detail.values[def.name]}
-                    onChange={(v) => detail.setValue(def.name, v)}
-                    error={detail.fieldError(def.name)}
-                    required={detail.required.has(def.name)}
-                    readOnly={detail.isReadOnly(def)}
-                  />
-                </div>
-              ))}
-            </SimpleGrid>
-            {detail.formErrors.length > 0 && (
-              <Stack gap={2} mt="sm">
-                {detail.formErrors.map((message) => (
-                  <Text key={message} size="sm" c="red">
-                    {message}
-                  </Text>
-                ))}
-              </Stack>
-            )}
-          </form>
-          {record && typeof record.edit_timestamp === 'string' && (
-            <Text size="xs" c="dimmed" mt="sm">
-              Last edit {formatDateTime(record.edit_timestamp)}
-            </Text>
-          )}
-        </Paper>
-      )}
+      {hasRecord && info?.(detail)}
+
+      {hasRecord && (layout ? layout(form, detail) : form)}
 
       <Modal
         opened={confirmOpen}

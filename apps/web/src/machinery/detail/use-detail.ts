@@ -5,7 +5,7 @@ import type { AnyResource, FieldErrors } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
-import { queryKeys } from '../../lib/query-keys';
+import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import { fieldSchema, isRequiredSchema } from '../fields/required';
 import type { FieldDef } from '../fields/types';
 import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
@@ -47,11 +47,22 @@ function formValues(
 }
 
 /**
+ * Form values that follow from a change (a contract's end date from its start date): given the changed field,
+ * its new form value and all form values, the other fields to set (form values too), or nothing.
+ */
+export type DeriveValues = (name: string, value: unknown, values: Readonly<Values>) => Values | undefined;
+
+export interface DetailOptions {
+  derive?: DeriveValues | undefined;
+}
+
+/**
  * One record's screen state (spec §4 "Detail modes"): read-only by default, edit with `?mode=edit`, new when the
  * id is `new`. Validates with the descriptor's create schema, sends only the changed fields plus id (with
  * If-Match) on update and everything on create, deletes, reports failures and refreshes the overviews.
  */
-export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[]) {
+export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[], options: DetailOptions = {}) {
+  const { derive } = options;
   const isNew = id === 'new';
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -139,16 +150,21 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
 
   const setValue = useCallback(
     (name: string, value: unknown) => {
-      setDraft((d) => ({ base: d ? d.base : record, values: { ...(d?.values ?? initial), [name]: value } }));
-      setTouched((t) => (t.has(name) ? t : new Set([...t, name])));
+      const current = draft?.values ?? initial;
+      const changes: Values = { [name]: value, ...derive?.(name, value, { ...current, [name]: value }) };
+      const names = Object.keys(changes);
+      setDraft((d) => ({ base: d ? d.base : record, values: { ...(d?.values ?? initial), ...changes } }));
+      setTouched((t) => (names.every((n) => t.has(n)) ? t : new Set([...t, ...names])));
       setServerErrors((e) => {
-        if (!(name in e)) return e;
-        const { [name]: _dropped, ...rest } = e;
-        return rest;
+        if (!names.some((n) => n in e)) return e;
+        return Object.fromEntries(Object.entries(e).filter(([n]) => !names.includes(n)));
       });
     },
-    [record, initial],
+    [draft, record, initial, derive],
   );
+
+  /** Shows a record the server answered to an action (a status change) as the current one. */
+  const setRecord = useCallback((row: Row) => queryClient.setQueryData(detailKey, row), [queryClient, detailKey]);
 
   const resetForm = useCallback(() => {
     setDraft(null);
@@ -181,10 +197,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     leaveEditMode();
   }, [resetForm, leaveEditMode]);
 
-  const invalidateLists = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: queryKeys.lists(descriptor.key) }),
-    [queryClient, descriptor.key],
-  );
+  const invalidateLists = useCallback(() => refreshAfterWrite(queryClient, descriptor.key), [queryClient, descriptor.key]);
 
   const saveMutation = useMutation({
     mutationFn: async (): Promise<{ created?: number | string; row?: Row }> => {
@@ -263,6 +276,9 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     remove: () => deleteMutation.mutate(),
     startEdit,
     undoEdit,
+    setRecord,
+    /** Loads the record again (after an action that changed what it shows, e.g. its number of documents). */
+    refresh: () => query.refetch(),
     goToOverview: () => navigate(descriptor.routes.overview),
   };
 }

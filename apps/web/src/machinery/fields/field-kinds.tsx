@@ -43,6 +43,12 @@ const clearable = ({ required, readOnly }: FieldInputProps) => !required && !rea
  */
 const clearLabel = (def: FieldDef) => ({ title: `Clear ${def.label}` });
 
+/**
+ * Escape in a date input closes its calendar; the attribute keeps Mantine's Modal from also closing (and
+ * dropping what was typed into a dialog such as Bulk Edit).
+ */
+const calendarEscape = { 'data-mantine-stop-propagation': true } as const;
+
 const text = (form: unknown) => (typeof form === 'string' ? form : '');
 
 function TextField(props: FieldInputProps & { type?: 'text' | 'email' | 'tel' }) {
@@ -145,6 +151,7 @@ function DateField(props: FieldInputProps) {
       clearable={clearable(props)}
       clearButtonProps={clearLabel(def)}
       popoverProps={{ withinPortal: true }}
+      {...calendarEscape}
     />
   );
 }
@@ -191,6 +198,7 @@ function DateRangeField(props: FieldInputProps) {
       variant={readOnly ? 'filled' : 'default'}
       error={Boolean(error)}
       popoverProps={{ withinPortal: true }}
+      {...calendarEscape}
       size="sm"
     />
   );
@@ -210,6 +218,9 @@ interface SelectInputProps extends FieldInputProps {
   loading?: boolean;
 }
 
+const LONG_LIST = 1000;
+const LONG_LIST_SHOWN = 100;
+
 /** A Mantine Select over options whose values keep their type (ids stay numbers, type names texts). */
 function SelectInput(props: SelectInputProps) {
   const { def, value, onChange, options, searchable, required, readOnly } = props;
@@ -228,6 +239,8 @@ function SelectInput(props: SelectInputProps) {
       clearButtonProps={{ ...clearLabel(def), 'aria-hidden': false }}
       allowDeselect={!required}
       comboboxProps={{ withinPortal: true }}
+      // Long lists (every student) draw only the first matches of what is typed, not thousands of options.
+      limit={data.length > LONG_LIST ? LONG_LIST_SHOWN : undefined}
     />
   );
 }

@@ -42,6 +42,8 @@ export interface FieldDef<Name extends string = string> {
   placeholder?: string;
   /** Columns of the two-column form grid the field spans. */
   span?: 1 | 2;
+  /** The titled section of the detail form the field is drawn in (fields of a section are kept together). */
+  group?: string;
   /** select: options given inline. */
   options?: readonly SelectOption[];
   /** select: options loaded from `GET /{choices}/choice`, cached by checksum. */

@@ -25,6 +25,11 @@ export function schemaDefault(schema: z.ZodType | undefined): unknown {
   return result.success ? result.data : undefined;
 }
 
+/** A query parameter is text on the wire: Yes / No filters are sent (and checked) as 'true' / 'false'. */
+function queryValue(wire: unknown): QueryValue {
+  return typeof wire === 'boolean' ? String(wire) : (wire as QueryValue);
+}
+
 /** Filter inputs → query parameters named after the filter fields (a date range gives `_from` and `_to`). */
 export function filterParams(fields: readonly FieldDef[], values: Record<string, unknown>): Record<string, QueryValue> {
   const params: Record<string, QueryValue> = {};
@@ -32,7 +37,7 @@ export function filterParams(fields: readonly FieldDef[], values: Record<string,
     const kind = fieldKinds[def.kind];
     const wire = kind.toWire(values[def.name], def);
     if (kind.toParams) Object.assign(params, kind.toParams(wire, def));
-    else params[def.name] = wire === null || wire === undefined || wire === '' ? undefined : (wire as QueryValue);
+    else params[def.name] = wire === null || wire === undefined || wire === '' ? undefined : queryValue(wire);
   }
   for (const key of Object.keys(params)) if (params[key] === undefined) delete params[key];
   return params;

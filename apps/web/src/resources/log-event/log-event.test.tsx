@@ -55,7 +55,20 @@ describe('log events overview', () => {
     await waitFor(() => expect(lastList(server).get('eventtype_id')).toBe('4'));
     expect(lastList(server).get('usr_id')).toBe('1');
     expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
-    expect(screen.queryByRole('combobox', { name: /^Student/ })).not.toBeInTheDocument();
+  });
+
+  it('filters by student, chosen from the students list (student_id)', async () => {
+    const server = new FakeServer();
+    server.tables.logging![1] = { ...server.tables.logging![1]!, student_id: 2, student_name: 'Mia Schmidt' };
+    const { user } = renderApp('/events', server);
+    await screen.findByText('1-3 of 3');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(within(filterForm()).getByRole('combobox', { name: /^Student/ }));
+    await user.click(await screen.findByRole('option', { name: 'Schmidt, Mia' }));
+    await user.click(within(filterForm()).getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(lastList(server).get('student_id')).toBe('2'));
+    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    expect(screen.getByText('Created Country "DE"')).toBeInTheDocument();
   });
 
   it('refuses a range whose start is after its end', async () => {

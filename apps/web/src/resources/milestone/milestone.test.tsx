@@ -33,8 +33,11 @@ describe('milestones', () => {
       milestone_date: '2026-09-15',
       milestone_amount: 0,
     });
-    await waitFor(() => expect(screen.getByLabelText(/^Date/)).toHaveValue('15-09-2026'));
-    expect(screen.getByLabelText(/^Date/)).toHaveAttribute('readonly');
+    // The saved record replaces the new-record screen: wait for the read-only one, not a moment of the other.
+    await waitFor(() => {
+      expect(screen.getByLabelText(/^Date/)).toHaveValue('15-09-2026');
+      expect(screen.getByLabelText(/^Date/)).toHaveAttribute('readonly');
+    });
   });
 
   it('clears the optional date with its clear button and sends null; required selects have none', async () => {

@@ -5,7 +5,7 @@ import { PasswordSchema, userResource, type User } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
-import { queryKeys } from '../../lib/query-keys';
+import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import type { Detail } from '../../machinery/detail/use-detail';
 
 function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
@@ -23,7 +23,7 @@ function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () =>
       alerts.showSuccess('Password set');
       // The record's edit_timestamp moved on: a later edit must not look stale.
       if (row) queryClient.setQueryData(queryKeys.detail(userResource.key, userId), row);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.resource(userResource.key) });
+      await refreshAfterWrite(queryClient, userResource.key);
     },
     onError: (e) => {
       const fieldMessage = e instanceof ApiError && e.isValidation ? e.errors.usr_login_password?.[0] : undefined;
