@@ -10,7 +10,7 @@ export default mergeConfig(
       setupFiles: ['./src/test/setup.ts'],
       restoreMocks: true,
       unstubGlobals: true,
-      testTimeout: 15_000,
+      testTimeout: 30_000,
     },
   }),
 );

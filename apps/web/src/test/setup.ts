@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { installDownloadCapture, savedFiles } from './downloads';
 
@@ -31,6 +31,12 @@ if (!('ResizeObserver' in window)) {
 window.scrollTo = () => {};
 Element.prototype.scrollIntoView = () => {};
 installDownloadCapture();
+
+/**
+ * findBy / waitFor wait up to 10 s instead of 1 s: under CI load (two cores running the API and web suites side
+ * by side) a first render of the app can take longer than a second. A test still fails when the thing never comes.
+ */
+configure({ asyncUtilTimeout: 10_000 });
 
 /**
  * A test fails on any console.error (React warnings, act() warnings, unexpected errors). Failed API calls are
