@@ -105,6 +105,7 @@ const whole = (label: string) => z.coerce.number({ error: `${label} must be a nu
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 
 export const ContractFilterSchema = z.object({
+  contract_id: whole('contract_id').optional(),
   student_id: whole('student_id').optional(),
   intake: whole('intake').optional(),
   application_round: whole('application_round').optional(),

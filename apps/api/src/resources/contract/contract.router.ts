@@ -91,6 +91,7 @@ export function contractRouter(ctx: AppContext) {
         ),
       ),
     filters: {
+      contract_id: (v) => eq(c.id, Number(v)),
       student_id: (v) => eq(c.student_id, Number(v)),
       intake: (v) => eq(c.intake, Number(v)),
       application_round: (v) => eq(c.application_round, Number(v)),

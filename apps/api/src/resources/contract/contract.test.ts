@@ -87,7 +87,7 @@ describe('contracts: creation', () => {
     expect(await ids(c.application_number.toLowerCase())).toEqual([c.id]);
   });
 
-  it('filters by intake, round, status, program, scholarship and student', async () => {
+  it('filters by contract, intake, round, status, program, scholarship and student', async () => {
     const other = await createStudent(t.db);
     const a = await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 2 });
     await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 3, contract_status_id: 3 });
@@ -95,6 +95,7 @@ describe('contracts: creation', () => {
     expect(await ids('intake=2031&application_round=2')).toEqual([a.id]);
     expect(await ids(`student_id=${other.id}&contract_status_id=1`)).toEqual([a.id]);
     expect((await ids(`student_id=${other.id}&scholarship_id=1`)).length).toBe(2);
+    expect(await ids(`contract_id=${a.id}`)).toEqual([a.id]);
     expect((await api('get', '/contracts?active=maybe')).status).toBe(400);
   });
 });

@@ -4,6 +4,7 @@ import { ROUND_OPTIONS } from './contract.fields';
 
 /** The contract overview's advanced filters. */
 export const contractFilters = defineFilters(contractResource, [
+  { name: 'contract_id', label: 'Contract', kind: 'select', choices: 'contracts' },
   { name: 'student_id', label: 'Student', kind: 'select', choices: 'students' },
   { name: 'intake', label: 'Intake', kind: 'select', choices: 'contracts_intake' },
   { name: 'application_round', label: 'Round', kind: 'select', options: ROUND_OPTIONS },

@@ -74,7 +74,19 @@ describe('contracts overview', () => {
     expect(query.get('instalments')).toBe('false');
     expect(query.get('active')).toBe('true');
     expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
-    expect(screen.getByText('A000002')).toBeInTheDocument();
+    expect(within(screen.getByRole('table', { name: 'Contracts' })).getByText('A000002')).toBeInTheDocument();
+  });
+
+  it('filters by contract, chosen from the contracts list', async () => {
+    const server = new FakeServer();
+    const { user } = renderApp('/contracts', server);
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    const form = screen.getByRole('form', { name: 'Advanced filter' });
+    await user.click(within(form).getByRole('combobox', { name: /^Contract/ }));
+    await user.click(await screen.findByRole('option', { name: /^A000002/ }));
+    await user.click(within(form).getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(server.lastRequestTo('GET', '/contracts')!.query.get('contract_id')).toBe('2'));
   });
 
   it('Export report sends the current filter, or the selection, and saves Contracts.xlsx', async () => {
