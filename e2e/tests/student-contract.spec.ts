@@ -47,7 +47,7 @@ test('a student with bank details and a contract are created through the screens
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page).toHaveURL(/#\/student\/\d+$/);
     studentUrl = page.url();
-    await expect(page.getByLabel(/^IBAN/)).toHaveValue('DE89370400440532013000');
+    await expect(page.getByLabel(/^IBAN/)).toHaveValue('DE89 3704 0044 0532 0130 00');
     await expect(page.getByLabel(/^IBAN/)).not.toBeEditable();
     await expect(page.getByLabel(/^BIC/)).toHaveValue(VALID_BIC);
     await expect(page.getByRole('region', { name: 'Contracts of the student' })).toContainText('No contracts yet.');

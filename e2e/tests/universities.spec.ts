@@ -17,7 +17,7 @@ test('an administrator editing a university with an invalid IBAN sees the field 
   await expect(page).toHaveURL(/#\/university\/\d+\?mode=edit$/);
 
   const iban = page.getByLabel('Payment holder IBAN');
-  await expect(iban).toHaveValue('DE89370400440532013000');
+  await expect(iban).toHaveValue('DE89 3704 0044 0532 0130 00');
   await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1000.00');
   await iban.fill('DE00 3704 0044 0532 0130 00');
   await expect(page.getByText('Payment holder IBAN is not a valid IBAN')).toBeVisible();
@@ -32,7 +32,8 @@ test('an administrator editing a university with an invalid IBAN sees the field 
 
   await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
   await expect(page).toHaveURL(/#\/university\/\d+$/);
-  await expect(iban).toHaveValue('GB82WEST12345698765432');
+  // Stored without spaces (the API tests read it back), shown in groups of four.
+  await expect(iban).toHaveValue('GB82 WEST 1234 5698 7654 32');
   await expect(iban).not.toBeEditable();
   await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1500.25');
 });

@@ -32,6 +32,18 @@ const PEOPLE: Array<[first: string, last: string, country: string, city: string,
   ['Kwame', 'Mensah', 'GH', 'Kumasi', 'AK-039', 'GB82WEST12345698765432', 'NWBKGB2L', 'Male'],
 ];
 
+/** Letters that do not decompose into a base letter and a mark (Ł, ø, ß …), as a mail address writes them. */
+const OWN_LETTERS: Record<string, string> = { ł: 'l', Ł: 'L', ø: 'o', Ø: 'O', ß: 'ss', æ: 'ae', Æ: 'AE', đ: 'd', Đ: 'D', ı: 'i', þ: 'th' };
+
+/** "Łukasz" → "lukasz", "Ó Súilleabháin" → "osuilleabhain": a name as the local part of a demo address. */
+export function asciiLetters(name: string): string {
+  return [...name.normalize('NFD')]
+    .map((ch) => OWN_LETTERS[ch] ?? ch)
+    .join('')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
+}
+
 export async function seedDemo(db: Database): Promise<{ students: number; contracts: number }> {
   const [existing] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from students where email_address like '%@demo.example'`)).rows;
   if ((existing?.n ?? 0) > 0) return { students: 0, contracts: 0 };
@@ -48,7 +60,7 @@ export async function seedDemo(db: Database): Promise<{ students: number; contra
       on conflict (shortname) do nothing`);
     let contractsMade = 0;
     for (const [i, [first, last, country, city, zip, iban, bic, gender]] of PEOPLE.entries()) {
-      const email = `${first}.${last}`.normalize('NFD').replace(/[^A-Za-z.]/g, '').toLowerCase() + '@demo.example';
+      const email = `${asciiLetters(first)}.${asciiLetters(last)}@demo.example`;
       const inserted = await tx.execute<{ id: number }>(sql`
         insert into students (first_name, last_name, address, zip, city, cntry_id, birth_date, gender, citizenship1_cntry_id, email_address,
           phone, payment_holder_first_name, payment_holder_last_name, payment_bank_iban, payment_bank_swift, payment_bank_name, payment_bank_cntry_id)

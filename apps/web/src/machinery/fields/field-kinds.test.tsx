@@ -63,6 +63,16 @@ describe('field kinds', () => {
     expect(wire()).toBeNull();
   });
 
+  it('iban: shown in groups of four, sent without spaces in capitals', async () => {
+    const { user, wire } = renderField({ name: 'iban', label: 'IBAN', kind: 'iban' }, { value: 'DE89370400440532013000' });
+    expect(input(/^IBAN/)).toHaveValue('DE89 3704 0044 0532 0130 00');
+    await user.clear(input(/^IBAN/));
+    await user.type(input(/^IBAN/), 'nl91 abna 0417164300');
+    expect(wire()).toBe('NL91ABNA0417164300');
+    await user.clear(input(/^IBAN/));
+    expect(wire()).toBeNull();
+  });
+
   it('textarea: four rows, keeps line breaks', async () => {
     const { user, wire } = renderField({ name: 'address', label: 'Address', kind: 'textarea' }, { value: 'Main St 1' });
     const box = input(/^Address/);

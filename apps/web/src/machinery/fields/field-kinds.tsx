@@ -287,6 +287,10 @@ function BooleanField(props: FieldInputProps) {
 const toText = (wire: unknown) => (wire === null || wire === undefined ? '' : String(wire));
 const textToWire = (form: unknown) => (typeof form === 'string' && form !== '' ? form : null);
 
+/** An IBAN is stored without spaces and shown in groups of four, as printed on bank statements. */
+const groupIban = (wire: unknown) => toText(wire).replace(/(.{4})(?=.)/g, '$1 ');
+const ibanToWire = (form: unknown) => textToWire(text(form).replace(/\s+/g, '').toUpperCase());
+
 function toNumber(wire: unknown): number | '' {
   if (typeof wire === 'number' && Number.isFinite(wire)) return wire;
   if (typeof wire === 'string' && wire.trim() !== '' && Number.isFinite(Number(wire))) return Number(wire);
@@ -326,6 +330,7 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
   text: textKind(TextField),
   email: textKind(EmailField),
   phone: textKind(PhoneField),
+  iban: { toForm: groupIban, toWire: ibanToWire, Input: TextField },
   textarea: textKind(TextareaField),
   password: {
     // Write only: a password is never shown, and an empty one is simply not sent.

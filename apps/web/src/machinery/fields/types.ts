@@ -14,6 +14,7 @@ export type FieldKind =
   | 'password'
   | 'email'
   | 'phone'
+  | 'iban'
   | 'number'
   | 'money'
   | 'date'

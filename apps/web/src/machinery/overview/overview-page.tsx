@@ -20,7 +20,7 @@ import {
 import { rangeText, type AnyResource, type SortKey } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
-import { alignOf, formatValue } from '../../lib/format';
+import { alignOf, formatValue, keepsTogether } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
 import { HEADER_HEIGHT } from '../../lib/layout';
 import type { FieldDef } from '../fields/types';
@@ -278,7 +278,11 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                   {columns.map((c, i) => {
                     const content = c.render ? c.render(row) : formatValue(row[c.field], c.format);
                     return (
-                      <Table.Td key={c.field} ta={alignOf(c.format)}>
+                      <Table.Td
+                        key={c.field}
+                        ta={alignOf(c.format)}
+                        style={c.nowrap || keepsTogether(c.format) ? { whiteSpace: 'nowrap' } : undefined}
+                      >
                         {i === 0 && !c.render && path ? (
                           <Anchor component={Link} to={path} size="sm" onClick={stop}>
                             {content === '' ? reference : content}

@@ -24,6 +24,8 @@ export interface Column<Row = AnyRow> {
   /** Custom cell content (links to other records, badges); formatting by `format` otherwise. */
   render?: (row: Row) => ReactNode;
   width?: number | string;
+  /** Keeps the cell on one line (codes such as `EU-FULL`); dates, times and amounts always are. */
+  nowrap?: boolean;
 }
 
 /** Typed column declarations of a resource: `field` must be a field of the resource's row. */

@@ -5,7 +5,7 @@ import { defineColumns } from '../../machinery/overview/types';
 
 /** Spec §2 "Overview columns": the application number opens the contract, the student name the student. */
 export const contractColumns = defineColumns(contractResource, [
-  { field: 'application_number', title: 'Application Number' },
+  { field: 'application_number', title: 'Application Number', nowrap: true },
   {
     field: 'student_name',
     title: 'Student Name',
@@ -14,7 +14,7 @@ export const contractColumns = defineColumns(contractResource, [
     render: (row) => <CellLink to={navigationTargets.student(row.student_id)}>{row.student_name}</CellLink>,
   },
   { field: 'contract_status_name', title: 'Status' },
-  { field: 'scholarship_code', title: 'Code' },
+  { field: 'scholarship_code', title: 'Code', nowrap: true },
   { field: 'program_shortname', title: 'Program' },
   { field: 'start_date', title: 'Start Date', format: 'date' },
   { field: 'end_date', title: 'End Date', format: 'date' },

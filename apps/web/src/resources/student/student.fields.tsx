@@ -35,7 +35,7 @@ export const studentFields = defineFields(studentResource, [
   { name: 'payment_holder_zip_city', label: 'Payment holder postal code and city', kind: 'text', group: HOLDER },
   { name: 'payment_holder_cntry_id', label: 'Payment holder country', kind: 'select', choices: 'countries', group: HOLDER },
 
-  { name: 'payment_bank_iban', label: 'IBAN', kind: 'text', placeholder: 'e.g. DE89 3704 0044 0532 0130 00', group: BANK },
+  { name: 'payment_bank_iban', label: 'IBAN', kind: 'iban', placeholder: 'e.g. DE89 3704 0044 0532 0130 00', group: BANK },
   { name: 'payment_bank_swift', label: 'BIC / SWIFT', kind: 'text', placeholder: 'e.g. COBADEFFXXX', group: BANK },
   { name: 'payment_bank_name', label: 'Bank name', kind: 'text', group: BANK },
   { name: 'payment_bank_reference', label: 'Bank reference', kind: 'text', group: BANK },

@@ -17,7 +17,7 @@ describe('universities', () => {
     expect(screen.getByLabelText(/^Payment holder address/).tagName).toBe('TEXTAREA');
     expect(screen.getByLabelText(/^Bank address/)).toHaveValue('Commerzbank\nKöln');
     expect(screen.getByLabelText(/^Payment amount/)).toHaveValue('€ 1234.50');
-    expect(iban()).toHaveValue('DE89370400440532013000');
+    expect(iban()).toHaveValue('DE89 3704 0044 0532 0130 00');
   });
 
   it('shows the IBAN message under the field for an invalid IBAN and does not save', async () => {
