@@ -18,7 +18,7 @@ test('an administrator editing a university with an invalid IBAN sees the field 
 
   const iban = page.getByLabel('Payment holder IBAN');
   await expect(iban).toHaveValue('DE89 3704 0044 0532 0130 00');
-  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1000.00');
+  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1.000,00');
   await iban.fill('DE00 3704 0044 0532 0130 00');
   await expect(page.getByText('Payment holder IBAN is not a valid IBAN')).toBeVisible();
   await expect(iban).toHaveAttribute('aria-invalid', 'true');
@@ -27,7 +27,9 @@ test('an administrator editing a university with an invalid IBAN sees the field 
   await iban.fill('GB82 WEST 1234 5698 7654 32');
   await expect(page.getByText('Payment holder IBAN is not a valid IBAN')).toHaveCount(0);
   const amount = page.getByLabel('Payment amount');
-  await amount.fill('1500.25');
+  await amount.fill('');
+  // Typed as on an English keyboard: the point starts the cents.
+  await amount.pressSequentially('1500.25');
   await page.getByRole('button', { name: 'Save' }).click();
 
   await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
@@ -35,5 +37,5 @@ test('an administrator editing a university with an invalid IBAN sees the field 
   // Stored without spaces (the API tests read it back), shown in groups of four.
   await expect(iban).toHaveValue('GB82 WEST 1234 5698 7654 32');
   await expect(iban).not.toBeEditable();
-  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1500.25');
+  await expect(page.getByLabel('Payment amount')).toHaveValue('€ 1.500,25');
 });

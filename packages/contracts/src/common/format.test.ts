@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBool, formatDate, formatDateTime, formatMoney } from './format.js';
+import { formatBool, formatDate, formatDateTime, formatMoney, parseAmount } from './format.js';
 
 describe('formatting', () => {
   it('shows dates as DD-MM-YYYY without shifting the calendar day', () => {
@@ -26,5 +26,22 @@ describe('formatting', () => {
     expect(formatBool(true)).toBe('Yes');
     expect(formatBool(false)).toBe('No');
     expect(formatBool(null)).toBe('');
+  });
+
+  it('reads an amount written in either convention', () => {
+    expect(parseAmount('1.234,56')).toBe(1234.56);
+    expect(parseAmount('1,234.56')).toBe(1234.56);
+    expect(parseAmount('1500.25')).toBe(1500.25);
+    expect(parseAmount('1500,5')).toBe(1500.5);
+    expect(parseAmount('€ 1.500')).toBe(1500);
+    expect(parseAmount('1,500')).toBe(1500);
+    expect(parseAmount('1.000.000')).toBe(1000000);
+    expect(parseAmount('-12,30 EUR')).toBe(-12.3);
+    expect(parseAmount('€\u00a04.500,00')).toBe(4500);
+    expect(parseAmount('12')).toBe(12);
+    expect(parseAmount('1,234,56')).toBeNull();
+    expect(parseAmount('1.2345')).toBeNull();
+    expect(parseAmount('abc')).toBeNull();
+    expect(parseAmount('')).toBeNull();
   });
 });

@@ -33,6 +33,36 @@ export function formatMoney(value: string | number | null | undefined): string {
   return `€ ${moneyFormat.format(n)}`;
 }
 
+/**
+ * An amount as people write it, in either convention: `1.234,56`, `1,234.56`, `1234.56`, `€ 1234,5`, `-12`.
+ * With both separators the last one starts the cents; a single separator followed by one or two digits does
+ * too, while one followed by three digits groups thousands (`1.500` is fifteen hundred). Null when the text is
+ * not an amount.
+ */
+export function parseAmount(text: string): number | null {
+  const cleaned = text.replace(/[€\s\u00a0]/g, '').replace(/^EUR|EUR$/i, '');
+  if (!/^-?[\d.,]*\d[\d.,]*$/.test(cleaned)) return null;
+  const lastSeparator = Math.max(cleaned.lastIndexOf('.'), cleaned.lastIndexOf(','));
+  let whole = cleaned;
+  let cents = '';
+  if (lastSeparator >= 0) {
+    const after = cleaned.slice(lastSeparator + 1);
+    const mixed = cleaned.includes('.') && cleaned.includes(',');
+    const repeated = cleaned.split(cleaned[lastSeparator]!).length > 2;
+    if (mixed || (!repeated && after.length !== 3)) {
+      whole = cleaned.slice(0, lastSeparator);
+      cents = after;
+    }
+  }
+  // Separators left in the whole part group thousands: three digits after each.
+  const groups = whole.replace(/^-/, '').split(/[.,]/);
+  if (groups.length > 1 && (groups[0]!.length === 0 || groups[0]!.length > 3 || groups.slice(1).some((g) => g.length !== 3))) return null;
+  const digits = whole.replace(/[.,]/g, '');
+  if (cents.length > 2 || /[.,]/.test(cents) || digits === '' || digits === '-') return null;
+  const n = Number(`${digits}.${cents || '0'}`);
+  return Number.isFinite(n) ? n : null;
+}
+
 export function formatBool(value: boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   return value ? 'Yes' : 'No';

@@ -114,17 +114,25 @@ describe('field kinds', () => {
     expect(wire()).toBe(2025);
   });
 
-  it('money: shown with € and two decimals, sent as a number with at most two decimals', async () => {
+  it('money: shown as € 1.234,50 like every list, sent as a number with at most two decimals', async () => {
     const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 1234.5, required: true });
     const box = input(/^Amount/);
-    expect(box).toHaveValue('€ 1234.50');
+    expect(box).toHaveValue('€ 1.234,50');
     await user.clear(box);
     expect(wire()).toBeNull();
     await user.type(box, '99.999');
     // The third decimal is refused as it is typed.
     expect(wire()).toBe(99.99);
     await user.tab();
-    expect(box).toHaveValue('€ 99.99');
+    expect(box).toHaveValue('€ 99,99');
+    // A comma starts the cents as well.
+    await user.clear(box);
+    await user.type(box, '4500,5');
+    expect(wire()).toBe(4500.5);
+    await user.tab();
+    expect(box).toHaveValue('€ 4.500,50');
+    await user.clear(box);
+    await user.type(box, '99.99');
     // Arrow keys step by one cent.
     await user.click(box);
     await user.keyboard('{ArrowUp}');
@@ -132,9 +140,22 @@ describe('field kinds', () => {
     expect(screen.queryByRole('button', { name: /clear/i })).not.toBeInTheDocument();
   });
 
-  it('money: a new value of 0 shows as € 0.00', () => {
+  it('money: a pasted amount is read in either convention', async () => {
+    const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10 });
+    await user.click(input(/^Amount/));
+    await user.paste('1500.25');
+    expect(wire()).toBe(1500.25);
+    expect(input(/^Amount/)).toHaveValue('€ 1.500,25');
+    expect(input(/^Amount/)).toHaveFocus();
+    await user.tripleClick(input(/^Amount/));
+    await user.paste('€ 2.345,60');
+    expect(wire()).toBe(2345.6);
+    expect(input(/^Amount/)).toHaveValue('€ 2.345,60');
+  });
+
+  it('money: a new value of 0 shows as € 0,00', () => {
     renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 0 });
-    expect(input(/^Amount/)).toHaveValue('€ 0.00');
+    expect(input(/^Amount/)).toHaveValue('€ 0,00');
   });
 
   it('date: shows DD-MM-YYYY, sends YYYY-MM-DD, and an optional date has a clear button', async () => {
@@ -252,7 +273,7 @@ describe('field kinds', () => {
   it('read-only: the same inputs, read-only, formatted the same way', async () => {
     const { user, wires } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10, readOnly: true });
     expect(input(/^Amount/)).toHaveAttribute('readonly');
-    expect(input(/^Amount/)).toHaveValue('€ 10.00');
+    expect(input(/^Amount/)).toHaveValue('€ 10,00');
     await user.type(input(/^Amount/), '5');
     expect(wires).toEqual([]);
 

@@ -1,6 +1,7 @@
 import { useState, type ComponentType } from 'react';
 import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { parseAmount } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 import { useChoices } from '../choices/use-choices';
 import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
@@ -119,16 +120,34 @@ function NumberField(props: FieldInputProps) {
   );
 }
 
-/** Euro amounts: `€ 1234.50`, two decimals, step 0.01 (spec §5, §9); the value is a JSON number. */
+/**
+ * Euro amounts as everywhere else (`€ 1.234,50`, DESIGN §6): two decimals, step 0.01 (spec §5, §9); a typed `.`
+ * or `,` both start the cents. The value is a JSON number.
+ */
 function MoneyField(props: FieldInputProps) {
   const own = useOwnText(props.value, props.onChange);
+  // A paste starts the input afresh with the amount read; the new input keeps the focus.
+  const [pasted, setPasted] = useState(false);
   return (
     <NumberInput
       {...inputProps(props)}
       key={own.key}
       defaultValue={own.defaultValue}
       onChange={own.onChange}
+      onPaste={(e) => {
+        // A pasted amount is read in either convention: `1500.25` must not become € 150.025,00.
+        const amount = parseAmount(e.clipboardData.getData('text'));
+        if (amount === null || props.readOnly) return;
+        e.preventDefault();
+        setPasted(true);
+        props.onChange(amount);
+      }}
+      autoFocus={pasted}
+      onBlur={() => setPasted(false)}
       prefix="€ "
+      thousandSeparator="."
+      decimalSeparator=","
+      allowedDecimalSeparators={[',', '.']}
       decimalScale={2}
       fixedDecimalScale
       step={0.01}

@@ -226,7 +226,7 @@ describe('contract screen', () => {
     expect(screen.getByLabelText(/^Application Number/)).toHaveAttribute('readonly');
     expect(screen.getByLabelText(/^Status$/)).toHaveAttribute('readonly');
     expect(screen.getByLabelText(/^Invoiced amount/)).toHaveAttribute('readonly');
-    expect(screen.getByLabelText(/^Invoiced amount/)).toHaveValue('€ 0.00');
+    expect(screen.getByLabelText(/^Invoiced amount/)).toHaveValue('€ 0,00');
     await user.click(within(screen.getByRole('region', { name: 'Contract information' })).getByRole('link', { name: 'José Müller' }));
     expect(location()).toBe('/student/1');
   });

@@ -18,7 +18,7 @@ describe('milestones', () => {
     const server = new FakeServer();
     const { user, location } = renderApp('/milestone/new', server);
     await user.type(await screen.findByLabelText(/^Intake/), '2026');
-    expect(screen.getByLabelText(/^Amount/)).toHaveValue('€ 0.00');
+    expect(screen.getByLabelText(/^Amount/)).toHaveValue('€ 0,00');
     await user.click(screen.getByRole('combobox', { name: /^Scholarship/ }));
     await user.click(await screen.findByRole('option', { name: 'NAT-C' }));
     await user.click(screen.getByRole('combobox', { name: /^Year/ }));

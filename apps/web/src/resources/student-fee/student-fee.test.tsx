@@ -25,11 +25,11 @@ describe('student fees', () => {
     ]);
   });
 
-  it('starts a new fee with every amount at € 0.00 and sends numbers', async () => {
+  it('starts a new fee with every amount at € 0,00 and sends numbers', async () => {
     const server = new FakeServer();
     const { user, location } = renderApp('/studentfee/new', server);
     const intake = await screen.findByLabelText(/^Intake/);
-    for (const label of AMOUNTS) expect(screen.getByLabelText(new RegExp(`^${label}`))).toHaveValue('€ 0.00');
+    for (const label of AMOUNTS) expect(screen.getByLabelText(new RegExp(`^${label}`))).toHaveValue('€ 0,00');
     await user.type(intake, '2026');
     await user.click(screen.getByRole('combobox', { name: /^Scholarship/ }));
     await user.click(await screen.findByRole('option', { name: 'EMJM-B' }));

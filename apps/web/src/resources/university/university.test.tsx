@@ -16,7 +16,7 @@ describe('universities', () => {
     await openTum();
     expect(screen.getByLabelText(/^Payment holder address/).tagName).toBe('TEXTAREA');
     expect(screen.getByLabelText(/^Bank address/)).toHaveValue('Commerzbank\nKöln');
-    expect(screen.getByLabelText(/^Payment amount/)).toHaveValue('€ 1234.50');
+    expect(screen.getByLabelText(/^Payment amount/)).toHaveValue('€ 1.234,50');
     expect(iban()).toHaveValue('DE89 3704 0044 0532 0130 00');
   });
 
