@@ -17,11 +17,13 @@ export const queryKeys = {
 /**
  * After a write: the written resource's lists load again now, and every other resource query is marked stale so
  * it loads again when next shown. A write changes what other resources show as well (joined names, a student's
- * active contract, a contract's number of documents).
+ * active contract, a contract's number of documents). Choice list checksums are asked again too, so a
+ * record just created is offered in the selects; a list itself loads again only if its checksum changed.
  */
 export async function refreshAfterWrite(queryClient: QueryClient, resourceKey: string): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['resource'], refetchType: 'none' }),
     queryClient.invalidateQueries({ queryKey: queryKeys.lists(resourceKey) }),
+    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'choices' && q.queryKey[2] === 'checksum' }),
   ]);
 }
