@@ -4,6 +4,7 @@ import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Ti
 import { formatDateTime, type AnyResource } from '@app/contracts';
 import { Field } from '../fields/field';
 import type { FieldDef } from '../fields/types';
+import { LeaveDialog } from './leave-guard';
 import { useDetail, type DeriveValues, type Detail } from './use-detail';
 
 export interface DetailPageProps<D extends AnyResource> {
@@ -193,6 +194,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           </Button>
         </Group>
       </Modal>
+      <LeaveDialog blocker={detail.leaveBlocker} title={descriptor.title} />
     </Stack>
   );
 }

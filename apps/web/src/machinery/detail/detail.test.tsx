@@ -40,6 +40,43 @@ describe('detail', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('asks before leaving unsaved changes for another screen: Stay keeps them, Leave goes', async () => {
+    const { user, location } = await openGermany('/country/1?mode=edit');
+    await user.clear(screen.getByLabelText(/^Name/));
+    await user.type(screen.getByLabelText(/^Name/), 'Deutschland');
+    // Closing or reloading the tab asks the browser's question.
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Overview' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
+    expect(dialog).toHaveTextContent('This Country has changes that are not saved. Leave without saving them?');
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).not.toBeInTheDocument());
+    expect(location()).toBe('/country/1?mode=edit');
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Deutschland');
+
+    await user.click(screen.getByRole('link', { name: 'Scholarship Office' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Leave without saving' }));
+    await waitFor(() => expect(location()).toBe('/'));
+  });
+
+  it('leaves without asking when nothing was changed, and after saving a new record', async () => {
+    const { user, location } = await openGermany('/country/1?mode=edit');
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Overview' }));
+    await waitFor(() => expect(location()).toBe('/countries'));
+
+    const app = renderApp('/country/new');
+    await app.user.type(await screen.findByLabelText(/^Code/), 'XQ');
+    await app.user.type(screen.getByLabelText(/^Name/), 'Examplestan');
+    await app.user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(app.location()).toMatch(/^\/country\/\d+$/));
+    expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).not.toBeInTheDocument();
+  });
+
   it('marks the fields the create schema requires', async () => {
     await openGermany('/country/1?mode=edit');
     expect(screen.getByLabelText(/^Code/)).toHaveAttribute('aria-required', 'true');

@@ -9,6 +9,7 @@ import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import { fieldSchema, isRequiredSchema } from '../fields/required';
 import type { FieldDef } from '../fields/types';
 import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
+import { useLeaveGuard } from './leave-guard';
 
 export type DetailMode = 'read' | 'edit' | 'new';
 
@@ -218,6 +219,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     onSuccess: async ({ created, row }) => {
       if (created !== undefined) {
         alerts.showSuccess('Saved');
+        leaveGuard.release();
         navigate(`${descriptor.routes.detail}/${created}`, { replace: true });
       } else {
         if (row) {
@@ -239,6 +241,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     mutationFn: () => api.delete(`/${descriptor.apiPath}/${encodeURIComponent(id)}`),
     onSuccess: async () => {
       // The record's own query is left to expire: removing it while this screen is still mounted refetches it (404).
+      leaveGuard.release();
       navigate(descriptor.routes.overview);
       alerts.showSuccess('Deleted');
       await invalidateLists();
@@ -250,6 +253,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     serverErrors[name]?.[0] ?? (touched.has(name) ? validation.errors[name] : undefined);
 
   const saving = saveMutation.isPending;
+  const isDirty = mode === 'new' ? draft !== null : changedFields.length > 0;
+  const leaveGuard = useLeaveGuard((mode === 'new' || mode === 'edit') && isDirty);
 
   return {
     descriptor,
@@ -265,7 +270,9 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     fieldError,
     formErrors: validation.formErrors,
     isValid: validation.valid,
-    isDirty: mode === 'new' ? draft !== null : changedFields.length > 0,
+    isDirty,
+    /** A navigation away from unsaved changes, waiting for the user's answer (LeaveDialog). */
+    leaveBlocker: leaveGuard.blocker,
     changedFields,
     canWrite,
     canDelete,
