@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Badge, Button, Group, Menu, Text } from '@mantine/core';
 import { APP_VERSION } from '@app/contracts';
 import { useAlerts } from '../lib/alerts';
 import { useAuth, useSessionUser } from '../lib/auth';
 import { ChevronDownIcon } from '../lib/icons';
+import { hasUnsavedChanges, UnsavedChangesDialog } from '../machinery/detail/leave-guard';
 import { logEventsEntry, menus, type MenuGroup } from './screens';
 
 function TopMenu({ group }: { group: MenuGroup }) {
@@ -36,7 +38,10 @@ export function TopBar() {
   const visibleMenus = menus.filter((g) => !g.level || hasLevel(g.level));
   const managesVisible = visibleMenus.some((g) => g.entries.some((e) => e.path === logEventsEntry.path));
 
+  const [confirmLogout, setConfirmLogout] = useState(false);
+
   const onLogout = async () => {
+    setConfirmLogout(false);
     await logout();
     // The next user must not see the alerts of this one.
     alerts.clear();
@@ -67,9 +72,16 @@ export function TopBar() {
         <Badge variant="light" color="gray" radius="sm" tt="none">
           {APP_VERSION}
         </Badge>
-        <Button variant="default" size="compact-sm" onClick={onLogout}>
+        <Button variant="default" size="compact-sm" onClick={() => (hasUnsavedChanges() ? setConfirmLogout(true) : void onLogout())}>
           Logout
         </Button>
+        <UnsavedChangesDialog
+          opened={confirmLogout}
+          message="A screen has changes that are not saved. Log out without saving them?"
+          leaveLabel="Log out without saving"
+          onStay={() => setConfirmLogout(false)}
+          onLeave={() => void onLogout()}
+        />
       </Group>
     </Group>
   );

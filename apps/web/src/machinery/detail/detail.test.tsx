@@ -61,6 +61,21 @@ describe('detail', () => {
     await waitFor(() => expect(location()).toBe('/'));
   });
 
+  it('asks before logging out from unsaved changes', async () => {
+    const { user, location, server } = await openGermany('/country/1?mode=edit');
+    await user.type(screen.getByLabelText(/^Name/), ' (DE)');
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(0);
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany (DE)');
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Log out without saving' }));
+    await waitFor(() => expect(location()).toBe('/login'));
+    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(1);
+  });
+
   it('leaves without asking when nothing was changed, and after saving a new record', async () => {
     const { user, location } = await openGermany('/country/1?mode=edit');
     const unload = new Event('beforeunload', { cancelable: true });

@@ -8,6 +8,13 @@ import { Button, Group, Modal, Text } from '@mantine/core';
  * Changes of the query only (Edit / Undo Edit) pass: Undo Edit is the user's own "discard".
  * `release()` lets the screen's own navigation after a save or delete through.
  */
+const dirtyScreens = new Set<symbol>();
+
+/** Whether a screen holds changes that are not saved (Logout asks first then). */
+export function hasUnsavedChanges(): boolean {
+  return dirtyScreens.size > 0;
+}
+
 export function useLeaveGuard(dirty: boolean) {
   const dirtyRef = useRef(dirty);
   const released = useRef(false);
@@ -25,13 +32,18 @@ export function useLeaveGuard(dirty: boolean) {
 
   useEffect(() => {
     if (!dirty) return;
+    const screen = Symbol('dirty screen');
+    dirtyScreens.add(screen);
     const ask = (e: BeforeUnloadEvent) => {
       e.preventDefault();
       // Older browsers show their question only when returnValue is set.
       e.returnValue = '';
     };
     window.addEventListener('beforeunload', ask);
-    return () => window.removeEventListener('beforeunload', ask);
+    return () => {
+      dirtyScreens.delete(screen);
+      window.removeEventListener('beforeunload', ask);
+    };
   }, [dirty]);
 
   const release = useCallback(() => {
@@ -41,20 +53,40 @@ export function useLeaveGuard(dirty: boolean) {
   return { blocker, release };
 }
 
-/** The question of a blocked navigation: stay (the default) or leave without saving. */
-export function LeaveDialog({ blocker, title }: { blocker: Blocker; title: string }) {
-  const blocked = blocker.state === 'blocked';
+interface UnsavedChangesDialogProps {
+  opened: boolean;
+  message: string;
+  leaveLabel: string;
+  onStay: () => void;
+  onLeave: () => void;
+}
+
+/** "Unsaved changes": stay (the default button) or go on without saving. */
+export function UnsavedChangesDialog({ opened, message, leaveLabel, onStay, onLeave }: UnsavedChangesDialogProps) {
   return (
-    <Modal opened={blocked} onClose={() => blocker.reset?.()} title="Unsaved changes" withCloseButton={false} centered size="sm">
-      <Text size="sm">{`This ${title} has changes that are not saved. Leave without saving them?`}</Text>
+    <Modal opened={opened} onClose={onStay} title="Unsaved changes" withCloseButton={false} centered size="sm">
+      <Text size="sm">{message}</Text>
       <Group justify="flex-end" mt="md" gap="xs">
-        <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
+        <Button variant="default" onClick={onStay} data-autofocus>
           Stay
         </Button>
-        <Button color="red" onClick={() => blocker.proceed?.()}>
-          Leave without saving
+        <Button color="red" onClick={onLeave}>
+          {leaveLabel}
         </Button>
       </Group>
     </Modal>
+  );
+}
+
+/** The question of a blocked navigation away from a screen with changes. */
+export function LeaveDialog({ blocker, title }: { blocker: Blocker; title: string }) {
+  return (
+    <UnsavedChangesDialog
+      opened={blocker.state === 'blocked'}
+      message={`This ${title} has changes that are not saved. Leave without saving them?`}
+      leaveLabel="Leave without saving"
+      onStay={() => blocker.reset?.()}
+      onLeave={() => blocker.proceed?.()}
+    />
   );
 }
