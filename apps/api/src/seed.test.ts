@@ -41,5 +41,9 @@ describe('seed data', () => {
     expect(made).toEqual({ students: 2000, contracts: 2000 });
     const n = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contracts c join students s on s.id = c.student_id where s.email_address like 'scale%'`)).rows[0]!.n;
     expect(n).toBe(2000);
+    // The trigram indexes, rebuilt after the insert, are all there again.
+    const gin = async () =>
+      (await t.db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename in ('students', 'contracts') and indexdef like '% USING gin %' order by 1`)).rows.map((r) => r.name);
+    expect(await gin()).toEqual(['contracts_application_number_trgm_idx', 'students_address_trgm_idx', 'students_email_trgm_idx', 'students_name_trgm_idx']);
   });
 });
