@@ -54,6 +54,8 @@ await time('contracts: first page, default sort (student last name)', 30, get('/
 await time('contracts: intake=2023 & status=3, sorted by start date', 30, get('/contracts?intake=2023&contract_status_id=3&sort=start_date|desc'));
 await time('contracts: quick filter by application number', 30, get('/contracts?search=A00001'));
 await time('contracts: choice list (all)', 5, get('/contracts/choice'));
+await time('contracts: choice checksum', 10, get('/contracts/choice_checksum'));
+await time('students: choice checksum', 10, get('/students/choice_checksum'));
 await time('log events: first page', 30, get('/logging'));
 const before = process.memoryUsage().rss;
 await time('contracts: Contracts.xlsx of everything', 1, post('/contracts/download_report', {}));
