@@ -21,12 +21,12 @@ export function formatValue(value: unknown, format: ValueFormat = 'text'): React
   }
 }
 
-/** Money and numbers line up on the right. */
 /** Dates, times and amounts are read as one unit: they never break across lines in a table cell. */
 export function keepsTogether(format: ValueFormat = 'text'): boolean {
   return format === 'date' || format === 'datetime' || format === 'money';
 }
 
+/** Money and numbers line up on the right. */
 export function alignOf(format: ValueFormat = 'text'): 'left' | 'right' {
   return format === 'money' ? 'right' : 'left';
 }

@@ -2,12 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useBlocker, type Blocker } from 'react-router';
 import { Button, Group, Modal, Text } from '@mantine/core';
 
-/**
- * Nothing typed is lost in silence: while `dirty`, leaving for another screen (a menu, a link, Back, the
- * Overview button) waits for the user's answer, and closing or reloading the tab asks the browser's question.
- * Changes of the query only (Edit / Undo Edit) pass: Undo Edit is the user's own "discard".
- * `release()` lets the screen's own navigation after a save or delete through.
- */
+/** The screens holding unsaved changes just now. */
 const dirtyScreens = new Set<symbol>();
 
 /** Whether a screen holds changes that are not saved (Logout asks first then). */
@@ -15,6 +10,12 @@ export function hasUnsavedChanges(): boolean {
   return dirtyScreens.size > 0;
 }
 
+/**
+ * Nothing typed is lost in silence: while `dirty`, leaving for another screen (a menu, a link, Back, the
+ * Overview button) waits for the user's answer, and closing or reloading the tab asks the browser's question.
+ * Changes of the query only (Edit / Undo Edit) pass: Undo Edit is the user's own "discard".
+ * `release()` lets the screen's own navigation after a save or delete through.
+ */
 export function useLeaveGuard(dirty: boolean) {
   const dirtyRef = useRef(dirty);
   const released = useRef(false);
