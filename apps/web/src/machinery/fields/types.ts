@@ -4,7 +4,8 @@ import type { QueryValue } from '../../lib/api-client';
 
 /**
  * Field kinds of the detail screens and filter cards (spec §2 "Detail screens"): text, textarea (4 rows),
- * password, email, phone, number, money (euro, 2 decimals, step 0.01), date (picker shown as DD-MM-YYYY),
+ * password, email, phone, iban (shown in groups of four, sent without spaces), number, money (euro, € 1.234,56,
+ * 2 decimals, step 0.01), date (picker shown as DD-MM-YYYY),
  * simple date (typed DD-MM-YYYY), date range (two dates), boolean (a checkbox, or Yes / No / empty with
  * `allowEmpty`) and select (options inline or from a choice list). Every kind sends dates as YYYY-MM-DD.
  */
