@@ -39,8 +39,11 @@ export interface ResourceDescriptor<
   readOnly?: boolean;
   /** Fields whose values never appear in the event log (shown as ***). */
   secretFields?: readonly string[];
-  /** Field shown as the row reference in batch errors and stale-edit messages. */
-  referenceField: string;
+  /**
+   * Field(s) naming a record for people: event messages, the detail heading, row labels. Several are joined
+   * with a space (a student is "Łukasz Wiśniewski", not "Wiśniewski").
+   */
+  referenceField: string | readonly string[];
 }
 
 export function defineResource<
@@ -53,3 +56,10 @@ export function defineResource<
 }
 
 export type AnyResource = ResourceDescriptor;
+
+/** A record's name for people (see `referenceField`), or its id when those fields are empty. */
+export function referenceOf(resource: Pick<AnyResource, 'referenceField'>, row: Record<string, unknown>): string {
+  const fields = typeof resource.referenceField === 'string' ? [resource.referenceField] : resource.referenceField;
+  const parts = fields.map((f) => row[f]).filter((v) => v !== null && v !== undefined && v !== '');
+  return parts.length > 0 ? parts.map(String).join(' ') : String(row.id);
+}

@@ -107,5 +107,5 @@ export const studentResource = defineResource({
   choice: 'students',
   access: { read: 'reader', write: 'user' },
   deletable: true,
-  referenceField: 'last_name',
+  referenceField: ['first_name', 'last_name'],
 });

@@ -4,6 +4,7 @@ import {
   AppError,
   formatDateTime,
   paginate,
+  referenceOf,
   type AnyResource,
   type ListQuery,
   type Paged,
@@ -132,7 +133,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return row;
   }
 
-  const reference = (row: Row) => `"${String(row[resource.referenceField] ?? row.id)}"`;
+  const reference = (row: Row) => `"${referenceOf(resource, row)}"`;
   const event = (type: EventTypeKey, row: Row, user: SessionUser) => ({
     type,
     userId: user.id,

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { eq } from 'drizzle-orm';
-import { studentResource } from '@app/contracts';
-import { students } from '@app/db';
+import { and, eq } from 'drizzle-orm';
+import { EVENT_TYPE_IDS, studentResource } from '@app/contracts';
+import { logEvents, students } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createCountry, createStudent, userWithToken } from '../../test/factories.js';
@@ -33,6 +33,18 @@ crudSuite(t, {
   invalid: { body: { first_name: 'Only', email_address: 'not-an-email' }, fields: ['last_name', 'address', 'zip', 'city', 'cntry_id', 'birth_date', 'email_address'] },
   change: { city: 'Potsdam', phone: '+49 30 1234567' },
   sortBy: ['last_name', 'first_name'],
+});
+
+describe('students: event log', () => {
+  it('names the student by first and last name in the events of their changes', async () => {
+    const res = await api('post', '/students').send({ ...valid(77), first_name: 'Łukasz', last_name: 'Wiśniewski' });
+    expect(res.status).toBe(201);
+    const [created] = await t.db
+      .select()
+      .from(logEvents)
+      .where(and(eq(logEvents.student_id, res.body.id), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.create)));
+    expect(created?.le_message).toContain('"Łukasz Wiśniewski"');
+  });
 });
 
 describe('students: fields and validation', () => {

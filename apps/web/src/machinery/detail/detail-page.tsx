@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { formatDateTime, type AnyResource } from '@app/contracts';
+import { formatDateTime, referenceOf, type AnyResource } from '@app/contracts';
 import { Field } from '../fields/field';
 import type { FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
@@ -57,7 +57,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
   const [confirmOpen, setConfirmOpen] = useState(false);
   const { mode, record } = detail;
   const formId = `detail-form-${descriptor.key}`;
-  const reference = record ? String(record[descriptor.referenceField] ?? record.id) : '';
+  const reference = record ? referenceOf(descriptor, record) : '';
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();

@@ -17,7 +17,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { rangeText, type AnyResource, type SortKey } from '@app/contracts';
+import { rangeText, referenceOf, type AnyResource, type SortKey } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { alignOf, formatValue, keepsTogether } from '../../lib/format';
@@ -260,7 +260,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
             )}
             {rows.map((row) => {
               const path = detailPath ? detailPath(row) : null;
-              const reference = String(row[descriptor.referenceField] ?? row.id);
+              const reference = referenceOf(descriptor, row);
               return (
                 <Table.Tr
                   key={row.id}

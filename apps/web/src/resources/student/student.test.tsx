@@ -24,7 +24,7 @@ describe('students overview', () => {
     const server = new FakeServer();
     const { user } = renderApp('/students', server);
     await screen.findByText('1-2 of 2');
-    await user.click(screen.getByRole('checkbox', { name: 'Select Schmidt' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Mia Schmidt' }));
     await user.click(screen.getByRole('button', { name: 'Export Selection' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(server.requestsTo('POST', '/students/download_report')).toHaveLength(1);
@@ -71,6 +71,8 @@ describe('student detail', () => {
   it('shows the fields in sections, and the read-only facts: active contract link and bank info request', async () => {
     const { user, location } = renderApp('/student/1');
     await waitFor(() => expect(screen.getByLabelText(/^First Name/)).toHaveValue('José'));
+    // Named by first and last name, not the last name alone.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('StudentJosé Müller');
     for (const section of ['Personal', 'Address', 'Payment holder', 'Bank', 'Other']) {
       expect(screen.getByRole('region', { name: section })).toBeInTheDocument();
     }
