@@ -12,12 +12,13 @@ import { authRouter } from './lib/auth/auth.router.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
 import { openApiDocument } from './lib/openapi.js';
 import { route } from './lib/routes.js';
-import { resourceRouters } from './resources/index.js';
+import type { ResourceModule } from './lib/actions/module.js';
+import { resourceModules, resourceRouters } from './resources/index.js';
 
 export type { AppContext } from './lib/context.js';
 
 /** The API under /api/v1.0: body parsing, authentication, every route, and the error handler. */
-export function apiRouter(ctx: AppContext): Router {
+export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): Router {
   const api = Router();
   api.use(express.json({ limit: '1mb' }));
   api.use(cookieParser());
@@ -30,14 +31,17 @@ export function apiRouter(ctx: AppContext): Router {
   route(api, 'get', '/openapi.json', (_req, res) => {
     res.json(openApi);
   });
-  for (const router of resourceRouters(ctx)) api.use(router);
+  for (const router of resourceRouters(ctx, modules)) api.use(router);
   api.use(notFoundRoute);
   api.use(errorHandler);
   return api;
 }
 
-/** Builds the whole application (no listen): API, and the built SPA when present. */
-export function createApp(ctx: AppContext): express.Express {
+/**
+ * Builds the whole application (no listen): API, and the built SPA when present. The resource modules are
+ * the ones the process's job workers use too.
+ */
+export function createApp(ctx: AppContext, modules: readonly ResourceModule[] = resourceModules(ctx)): express.Express {
   const app = express();
   app.disable('x-powered-by');
   if (ctx.env.TRUST_PROXY) app.set('trust proxy', ctx.env.TRUST_PROXY);
@@ -71,7 +75,7 @@ export function createApp(ctx: AppContext): express.Express {
     }),
   );
 
-  app.use(API_BASE, apiRouter(ctx));
+  app.use(API_BASE, apiRouter(ctx, modules));
   app.use('/api', notFoundRoute, errorHandler);
 
   const webDist = ctx.env.WEB_DIST;

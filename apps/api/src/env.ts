@@ -23,6 +23,13 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   TRUST_PROXY: z.string().optional(),
   COOKIE_SECURE: z.stringbool().optional(),
+  /** Job workers in this process (0 turns them off; `pnpm worker` runs them apart). */
+  WORKERS: z.coerce.number().int().min(0).default(1),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** A batch run whose worker has not said it is alive for this long is taken up by another. */
+  BATCH_STALE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** A pause between two rows of a batch run. */
+  BATCH_ROW_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -5,6 +5,9 @@ import { createApp } from './app.js';
 import { loadEnv } from './env.js';
 import { jwtSecretFor, openDatabase, type OpenedDatabase } from './lib/database.js';
 import { deleteExpiredSessions } from './lib/auth/sessions.js';
+import { installQueue } from './lib/jobs/queue.js';
+import { startWorkers, type Workers } from './lib/jobs/worker.js';
+import { modulesByKey, resourceModules } from './resources/index.js';
 import { seedBase } from './seed.js';
 
 async function main(): Promise<void> {
@@ -19,6 +22,7 @@ async function main(): Promise<void> {
   let database: OpenedDatabase | undefined;
   let handle: DbHandle | undefined;
   let server: Server | undefined;
+  let workers: Workers | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -27,6 +31,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server?.closeAllConnections();
+    // A row at work finishes (or rolls back with the pool); the rest wait for the next start.
+    await workers?.stop().catch((err: unknown) => logger.error({ err }, 'the job workers did not stop cleanly'));
     await handle?.close().catch(() => undefined);
     await database?.stop().catch((err: unknown) => logger.error({ err }, 'PostgreSQL did not stop cleanly'));
     logger.info('stopped');
@@ -49,7 +55,11 @@ async function main(): Promise<void> {
       }
       console.log(`\n${lines.join('\n')}\n`);
     }
-    const app = createApp({ db: handle.db, env, jwtSecret: await jwtSecretFor(env), logger });
+    await installQueue(handle.pool);
+    const ctx = { db: handle.db, env, jwtSecret: await jwtSecretFor(env), logger };
+    const modules = resourceModules(ctx);
+    const app = createApp(ctx, modules);
+    if (env.WORKERS > 0) workers = await startWorkers(ctx, modulesByKey(modules));
     server = app.listen(env.PORT, env.HOST);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);

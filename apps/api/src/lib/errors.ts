@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { appErrorOfDatabase } from './db-errors.js';
 
 /** zod issues → `{field: [messages]}`; issues of the whole object go under `_`. */
 export function fieldErrors(error: z.ZodError): FieldErrors {
@@ -40,12 +41,14 @@ interface HttpishError {
 }
 
 /**
- * The one error handler: AppError → its status and message; body-parser errors → 400 / 413;
- * anything else is logged with the request id and answered with a generic 500 — never a stack or SQL.
+ * The one error handler: AppError → its status and message; a database constraint → 400 / 409 naming the
+ * field or the records (db-errors.ts); body-parser errors → 400 / 413; anything else is logged with the
+ * request id and answered with a generic 500 — never a stack or SQL.
  */
-export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _next) => {
   let status = 500;
   const body: ErrorBody = { message: 'Internal server error' };
+  const err = appErrorOfDatabase(caught) ?? caught;
   if (err instanceof AppError) {
     status = err.status;
     body.message = err.message;

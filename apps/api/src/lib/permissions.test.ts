@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { apiPermissions, roleHasLevel, ROLES, type Access, type RoleName } from '@app/contracts';
 import { users } from '@app/db';
 import { apiRouter } from '../app.js';
+import { resourceModules } from '../resources/index.js';
 import { setupTestApp } from '../test/app.js';
 import { createCountry, userWithToken } from '../test/factories.js';
 
@@ -27,7 +28,7 @@ function registeredRoutes(stack: Layer[]): string[] {
 
 describe('the permission table', () => {
   it('lists exactly the routes the API registers', () => {
-    const router = apiRouter(t.ctx) as unknown as { stack: Layer[] };
+    const router = apiRouter(t.ctx, resourceModules(t.ctx)) as unknown as { stack: Layer[] };
     const registered = registeredRoutes(router.stack).sort();
     expect(registered).toEqual(Object.keys(apiPermissions).sort());
   });

@@ -1,18 +1,22 @@
 import type { Router } from 'express';
 import type { ChoiceListName } from '@app/contracts';
 import { scholarships, userroles } from '@app/db';
+import { actionRouter } from '../lib/actions/router.js';
+import type { ResourceModule } from '../lib/actions/module.js';
+import { batchRunRouter } from '../lib/batch/batch-router.js';
 import type { AppContext } from '../lib/context.js';
 import { choiceRouter, distinctChoices, tableChoices, type ChoiceSource } from '../lib/crud/choices.js';
-import { countryChoices, countryRouter } from './country/country.router.js';
-import { loggingTypeChoices, logEventRouter } from './log-event/log-event.router.js';
-import { milestoneRouter } from './milestone/milestone.router.js';
-import { programChoices, programRouter } from './program/program.router.js';
-import { studentFeeRouter } from './student-fee/student-fee.router.js';
-import { universityChoices, universityRouter } from './university/university.router.js';
-import { userChoices, userRouter } from './user/user.router.js';
-import { studentChoices, studentRouter } from './student/student.router.js';
-import { contractChoices, contractRouter } from './contract/contract.router.js';
-import { contractFileRouter } from './contract-file/contract-file.router.js';
+import { crudRouter } from '../lib/crud/crud-router.js';
+import { countryChoices, countryModule } from './country/country.router.js';
+import { loggingTypeChoices, logEventModule } from './log-event/log-event.router.js';
+import { milestoneModule } from './milestone/milestone.router.js';
+import { programChoices, programModule } from './program/program.router.js';
+import { studentFeeModule } from './student-fee/student-fee.router.js';
+import { universityChoices, universityModule } from './university/university.router.js';
+import { userChoices, userModule } from './user/user.router.js';
+import { studentChoices, studentModule } from './student/student.router.js';
+import { contractChoices, contractModule } from './contract/contract.router.js';
+import { contractFileModule } from './contract-file/contract-file.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -31,19 +35,33 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
   };
 }
 
-/** The one route list: every resource router mounted under /api/v1.0. */
-export function resourceRouters(ctx: AppContext): Router[] {
+/** The one list of resources the API serves: each one's service and action functions. */
+export function resourceModules(ctx: AppContext): ResourceModule[] {
+  return [
+    countryModule(ctx),
+    logEventModule(ctx),
+    userModule(ctx),
+    programModule(ctx),
+    universityModule(ctx),
+    studentFeeModule(ctx),
+    milestoneModule(ctx),
+    studentModule(ctx),
+    contractModule(ctx),
+    contractFileModule(ctx),
+  ];
+}
+
+/** The modules by resource key, as the batch workers look them up. */
+export function modulesByKey(modules: readonly ResourceModule[]): ReadonlyMap<string, ResourceModule> {
+  return new Map(modules.map((m) => [m.resource.key, m]));
+}
+
+/** Every route under /api/v1.0 besides authentication: choices, then each resource's actions and CRUD. */
+export function resourceRouters(ctx: AppContext, modules: readonly ResourceModule[]): Router[] {
   return [
     choiceRouter(choiceSources(ctx)),
-    countryRouter(ctx),
-    logEventRouter(ctx),
-    userRouter(ctx),
-    programRouter(ctx),
-    universityRouter(ctx),
-    studentFeeRouter(ctx),
-    milestoneRouter(ctx),
-    studentRouter(ctx),
-    contractRouter(ctx),
-    contractFileRouter(ctx),
+    batchRunRouter(ctx, modulesByKey(modules)),
+    // Action routes before CRUD: `/contracts/bulk_edit` is an action, not a record id.
+    ...modules.flatMap((m) => [actionRouter(ctx, m), crudRouter(m.service), ...(m.routes ? [m.routes] : [])]),
   ];
 }

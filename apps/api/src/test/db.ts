@@ -26,7 +26,7 @@ export async function createTestDatabase(): Promise<DbHandle & { url: string; dr
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = connect(url.toString(), { max: 5 });
+  const handle = connect(url.toString(), { max: 8 });
   const drop = async () => {
     await handle.close().catch(() => undefined);
     const client = new pg.Client({ connectionString: serverUrl });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { createDatabaseSql, runMigrations, startEmbeddedPostgres } from '@app/db';
+import { installQueue } from '../lib/jobs/queue.js';
 
 export const TEMPLATE_DB = 'app_test_template';
 
@@ -36,6 +37,8 @@ export default async function setup(project: TestProject) {
   const templateUrl = new URL(serverUrl);
   templateUrl.pathname = `/${TEMPLATE_DB}`;
   await runMigrations(templateUrl.toString());
+  const pool = new pg.Pool({ connectionString: templateUrl.toString(), max: 1 });
+  await installQueue(pool).finally(() => pool.end());
   project.provide('databaseServerUrl', serverUrl);
 
   return async () => {

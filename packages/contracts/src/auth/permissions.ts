@@ -1,5 +1,8 @@
 import type { Level } from './roles.js';
+import { actionPath, runsAsBatch } from '../common/actions.js';
+import { CHOICE_LISTS } from '../common/choice.js';
 import type { AnyResource } from '../common/resource.js';
+import { actionsOf } from '../common/resource-actions.js';
 import { resources } from '../resources/index.js';
 
 export type Access = Level | 'public';
@@ -20,29 +23,25 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
     // Also where records can never be deleted: the route is there to say so.
     routes[`DELETE ${base}/:id`] = r.access.write;
   }
+  for (const action of actionsOf(r)) {
+    if (action.scope === 'record') routes[`POST ${actionPath(r.apiPath, action, 'record')}`] = action.level;
+    if (action.scope === 'list') routes[`POST ${actionPath(r.apiPath, action, 'list')}`] = action.level;
+    if (runsAsBatch(action)) routes[`POST ${actionPath(r.apiPath, action, 'batch')}`] = action.level;
+    // Bulk Edit keeps DESIGN §4's path `POST /{resource}/bulk_edit` beside the batch one.
+    if (action.scope === 'selection') routes[`POST ${actionPath(r.apiPath, action, 'list')}`] = action.level;
+    if (action.specPath) routes[action.specPath] = action.level;
+  }
   return routes;
 }
 
-/** Choice lists (spec §7) served so far: `GET /{name}/choice` and `/{name}/choice_checksum`, for everyone. */
-export const CHOICE_LISTS = [
-  'countries',
-  'logging_types',
-  'userroles',
-  'users',
-  'programs',
-  'universities',
-  'scholarships',
-  'scholarships_type',
-  'scholarships_region',
-  'students',
-  'contracts',
-  'contract_status',
-  'contracts_intake',
-  'contracts_round',
-  'contracts_year',
-  'file_types',
-] as const;
-export type ChoiceListName = (typeof CHOICE_LISTS)[number];
+/** Routes of the batch runs (DESIGN §10): the service lets each caller see and steer only their own runs. */
+const batchRunRoutes: Record<string, Access> = {
+  'GET /batch_runs/:id': 'reader',
+  'GET /batch_runs/:id/result': 'reader',
+  'POST /batch_runs/:id/retry_failed': 'user',
+  'POST /batch_runs/:id/cancel': 'user',
+  'POST /batch_runs/:id/confirm': 'user',
+};
 
 const choiceRoutes = (name: string): Record<string, Access> => ({
   [`GET /${name}/choice`]: 'reader',
@@ -56,12 +55,7 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /config/version': 'reader',
   'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
-  'PUT /contracts/:id/update_status': 'user',
-  'POST /contracts/bulk_edit': 'administrator',
-  'POST /contracts/download_report': 'reader',
-  'POST /students/download_report': 'reader',
-  'POST /contract_files/:id/upload': 'user',
-  'POST /contract_files/:id/download': 'reader',
+  ...batchRunRoutes,
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

@@ -23,6 +23,11 @@ export function formatDateTime(value: string | Date | null | undefined, tz: stri
   return d.isValid() ? d.tz(tz).format(DATETIME_FORMAT) : '';
 }
 
+/** Today's calendar date (YYYY-MM-DD) in the office's time zone. */
+export function todayIn(tz: string = DEFAULT_TIMEZONE): string {
+  return dayjs().tz(tz).format('YYYY-MM-DD');
+}
+
 const moneyFormat = new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Money is shown as `€ 1.234,56` everywhere (DESIGN §6). */

@@ -1,6 +1,24 @@
 import type { z } from 'zod';
 import type { Level } from '../auth/roles.js';
+import type { AnyAction } from './actions.js';
+import type { ChoiceListName } from './choice.js';
+import type { ColumnDescriptor } from './columns.js';
 import type { SortKey } from './list.js';
+import type { ViewDescriptor } from './views.js';
+
+/** A row as the API answers it; per-record rules and actions read it. */
+export type RecordRow = Record<string, unknown>;
+
+/**
+ * Rules that depend on the record (CONVENTIONS "Views"): declared once, enforced by the API (409 with the
+ * reason) and shown by the web (read-only fields, a disabled Delete whose tooltip says why).
+ */
+export interface RecordRules {
+  /** Fields that cannot change on this record, each with the reason. */
+  readOnlyFields?: (row: RecordRow) => Readonly<Record<string, string>>;
+  /** Why this record cannot be deleted, or null when it can. */
+  cannotDelete?: (row: RecordRow) => string | null;
+}
 
 /**
  * Everything the API and the web need to know about one resource. One file per resource in
@@ -30,7 +48,18 @@ export interface ResourceDescriptor<
   sortable: readonly string[];
   defaultSort: readonly SortKey[];
   /** Name of the choice list this resource serves (`GET /{choice}/choice/`), if any. */
-  choice?: string;
+  choice?: ChoiceListName;
+  /** The columns of its overviews and exports (CONVENTIONS: declared once). */
+  columns: readonly ColumnDescriptor<Extract<keyof z.infer<Row>, string>>[];
+  /** Several overviews and detail routes over the resource; one made from the resource when absent. */
+  views?: readonly ViewDescriptor[];
+  /** Its actions (besides create, update and delete). */
+  actions?: readonly AnyAction[];
+  /** Bulk Edit of a selection: the fields it may change, and who may (DESIGN §4: Administrator). */
+  bulkEdit?: { fields: readonly Extract<keyof z.input<Update>, string>[]; level: Level };
+  /** The xlsx export of the selection or the filtered list (`POST /{apiPath}/download_report`). */
+  export?: { filename: string; sheet: string; label: string };
+  rules?: RecordRules;
   /** Who may read and who may create, edit and delete (spec §6). */
   access: { read: Level; write: Level };
   /** False where records can never be deleted (users). */
@@ -56,6 +85,26 @@ export function defineResource<
 }
 
 export type AnyResource = ResourceDescriptor;
+
+/** The resource's views, or its one default view. */
+export function viewsOf(resource: AnyResource): readonly ViewDescriptor[] {
+  return resource.views && resource.views.length > 0 ? resource.views : [defaultView(resource)];
+}
+
+export function defaultView(resource: AnyResource): ViewDescriptor {
+  return { key: resource.key, title: resource.titlePlural, titleSingular: resource.title, routes: resource.routes };
+}
+
+/** Why a record cannot be deleted (the resource's rule, or that it is never deletable), or null. */
+export function whyNotDeletable(resource: AnyResource, row: RecordRow): string | null {
+  if (!resource.deletable) return `A ${resource.title} can never be deleted`;
+  return resource.rules?.cannotDelete?.(row) ?? null;
+}
+
+/** The fields of this record that cannot change, each with the reason. */
+export function readOnlyFieldsOf(resource: AnyResource, row: RecordRow): Readonly<Record<string, string>> {
+  return resource.rules?.readOnlyFields?.(row) ?? {};
+}
 
 /** A record's name for people (see `referenceField`), or its id when those fields are empty. */
 export function referenceOf(resource: Pick<AnyResource, 'referenceField'>, row: Record<string, unknown>): string {

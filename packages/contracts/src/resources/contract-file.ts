@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineAction } from '../common/actions.js';
 import { defineResource } from '../common/resource.js';
 import { optionalText, requiredRef, requiredText } from '../common/fields.js';
 
@@ -38,6 +39,42 @@ export const ContractFileFilterSchema = z.object({
 
 export type ContractFile = z.infer<typeof ContractFileSchema>;
 
+/** What a document may be, told from its content (not its name). */
+export const DOCUMENT_TYPES = [
+  'application/pdf',
+  'image/jpeg',
+  'image/png',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.oasis.opendocument.text',
+] as const;
+
+/** The file of a document record (spec §7: `POST /contract_files/{id}/upload`, multipart field `file`). */
+const upload = defineAction({
+  name: 'upload',
+  label: 'Upload',
+  scope: 'record',
+  input: z.object({}),
+  result: 'record',
+  level: 'user',
+  upload: { field: 'file', maxBytes: MAX_UPLOAD_BYTES, types: DOCUMENT_TYPES },
+  failureText: 'uploading document',
+});
+
+const download = defineAction({
+  name: 'download',
+  label: 'Download',
+  scope: 'record',
+  input: z.object({}),
+  result: 'file',
+  level: 'reader',
+  offeredWhen: (row) => (row.uploaded ? null : 'No file has been uploaded for this document yet'),
+  failureText: 'downloading document',
+});
+
+/** The document's own actions, for the API to bind its service functions to. */
+export const contractFileActions = { upload, download };
+
 export const contractFileResource = defineResource({
   key: 'contractFile',
   title: 'Document',
@@ -53,4 +90,12 @@ export const contractFileResource = defineResource({
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: 'filename',
+  columns: [
+    { field: 'filename', title: 'File' },
+    { field: 'file_type', title: 'Type' },
+    { field: 'description', title: 'Description' },
+    { field: 'size', title: 'Size', format: 'number' },
+    { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
+  ],
+  actions: [upload, download],
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineResource } from '../common/resource.js';
+import { defineAction } from '../common/actions.js';
+import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -82,10 +84,14 @@ const editable = {
 
 const endAfterStart = (c: { start_date?: string; end_date?: string }) => !c.start_date || !c.end_date || c.end_date >= c.start_date;
 
-/** Defaults of a new contract (spec §4). The screen fills the end date from the start date (contractEndDate). */
+/**
+ * Defaults of a new contract (spec §4). The end date may be left out: it is then the start date + 2 years − 1
+ * day (contractEndDate), as the screen fills it, so scripts and imports get what the screen gets.
+ */
 export const ContractCreateSchema = z
   .object({
     ...editable,
+    end_date: editable.end_date.optional(),
     year1_finished: editable.year1_finished.default(false),
     year2_finished: editable.year2_finished.default(false),
     active: editable.active.default(true),
@@ -116,29 +122,61 @@ export const ContractFilterSchema = z.object({
   active: flag('active'),
 });
 
-/** Bulk Edit (spec §2): these fields only, over the selected contracts. */
-export const CONTRACT_BULK_FIELDS = ['contract_status_date', 'year1_finished', 'y2_university_id', 'year2_finished', 'start_date', 'contract_sent_date'] as const;
-
-export const ContractBulkEditSchema = z.object({
-  ids: z.array(z.number().int().positive(), { error: 'ids must be a list of contract ids' }).min(1, 'Select at least one contract').max(1000, 'At most 1000 contracts at once'),
-  changes: z
-    .object({
-      contract_status_date: editable.contract_status_date,
-      year1_finished: editable.year1_finished.optional(),
-      y2_university_id: editable.y2_university_id,
-      year2_finished: editable.year2_finished.optional(),
-      start_date: editable.start_date.optional(),
-      contract_sent_date: editable.contract_sent_date,
-    })
-    .strict()
-    .refine((c) => Object.values(c).some((v) => v !== undefined), 'Change at least one field'),
+export const ContractStatusChangeSchema = z.object({
+  contract_status_id: z
+    .number({ error: 'contract_status_id is required' })
+    .int('contract_status_id must be 1 to 6')
+    .min(1, 'contract_status_id must be 1 to 6')
+    .max(6, 'contract_status_id must be 1 to 6'),
 });
 
-export const ContractStatusChangeSchema = z.object({
-  contract_status_id: z.number({ error: 'contract_status_id is required' }).int().min(1).max(6, 'contract_status_id must be 1 to 6'),
+/** Bulk Edit (spec §2 "Contract overview extras"): these fields only, over the selected contracts. */
+export const CONTRACT_BULK_FIELDS = ['contract_status_date', 'year1_finished', 'y2_university_id', 'year2_finished', 'start_date', 'contract_sent_date'] as const;
+
+const statusOf = (row: RecordRow) => Number(row.contract_status_id);
+
+/**
+ * The status actions (spec §4): one action, `PUT /contracts/{id}/update_status` as the spec names it, shown as
+ * one button per target status offered from the current one, and as "Change status" on a selection.
+ */
+const updateStatus = defineAction({
+  name: 'update_status',
+  label: 'Change status',
+  scope: 'record',
+  input: ContractStatusChangeSchema,
+  fields: [{ name: 'contract_status_id', label: 'New status', kind: 'select', choices: 'contract_status' }],
+  variants: STATUS_ACTIONS.map((a) => ({ label: a.label, input: { contract_status_id: a.target } })),
+  result: 'record',
+  level: 'user',
+  offeredWhen: (row, input) => {
+    const from = statusOf(row);
+    if (input === undefined) return statusActionsFrom(from).length > 0 ? null : `No status change is possible from "${contractStatusName(from)}"`;
+    return canTransition(from, input.contract_status_id)
+      ? null
+      : `A contract with status "${contractStatusName(from)}" cannot change to "${contractStatusName(input.contract_status_id)}"`;
+  },
+  batch: { label: 'Change status' },
+  specPath: 'PUT /contracts/:id/update_status',
+  failureText: 'changing the contract status',
+});
+
+/** Sets contract_sent_date to today: the contract went out to the student. */
+const markSent = defineAction({
+  name: 'mark_sent',
+  label: 'Mark contract sent',
+  scope: 'record',
+  input: z.object({}),
+  result: 'record',
+  level: 'user',
+  offeredWhen: (row) => (row.contract_sent_date ? `The contract was already marked sent on ${String(row.contract_sent_date)}` : null),
+  batch: { label: 'Mark contract sent' },
+  failureText: 'marking the contract sent',
 });
 
 export type Contract = z.infer<typeof ContractSchema>;
+
+/** The contract's own actions, for the API to bind its service functions to. */
+export const contractActions = { updateStatus, markSent };
 
 export const contractResource = defineResource({
   key: 'contract',
@@ -171,4 +209,37 @@ export const contractResource = defineResource({
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: 'application_number',
+  columns: [
+    { field: 'application_number', title: 'Application Number', nowrap: true },
+    // The overview's default sort is the last name: the column shows it.
+    { field: 'student_name', title: 'Student Name', sortKey: 'last_name', width: 196 },
+    { field: 'contract_status_name', title: 'Status' },
+    { field: 'scholarship_code', title: 'Code', nowrap: true, width: 84 },
+    { field: 'program_shortname', title: 'Program', width: 84 },
+    { field: 'intake', title: 'Intake', format: 'number', width: 56, overview: false },
+    { field: 'application_round', title: 'Round', format: 'number', width: 56, overview: false },
+    { field: 'start_date', title: 'Start Date', format: 'date' },
+    { field: 'end_date', title: 'End Date', format: 'date' },
+    { field: 'contract_sent_date', title: 'Contract Sent', format: 'date' },
+    { field: 'bankinfo_emailrequest_timestamp', title: 'Bank Request', format: 'datetime' },
+    { field: 'bankinfo_updated_timestamp', title: 'Bank Updated', format: 'datetime' },
+    { field: 'pf_status_email_timestamp', title: 'PF Status Sent', format: 'datetime' },
+    { field: 'invoiced_amount', title: 'Invoiced', format: 'money', width: 98, overview: false },
+    { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
+    { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
+  ],
+  actions: [updateStatus, markSent],
+  bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
+  export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },
+  rules: {
+    // The application ID is how an import from DreamApply finds the contract again (issue 16): changing it by
+    // hand would make the next import create a second contract.
+    readOnlyFields: (row): Record<string, string> => {
+      if (!row.da_application_id) return {};
+      const reason = 'This contract came from DreamApply: its application ID links it to the application';
+      return { application_id: reason, da_application_id: reason };
+    },
+    // Documents are what people uploaded: deleting the contract must not take them along in silence.
+    cannotDelete: (row) => (Number(row.files) > 0 ? `This contract has ${Number(row.files)} document(s): delete them first` : null),
+  },
 });

@@ -40,4 +40,8 @@ export const countryResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'cntry_code',
+  columns: [
+    { field: 'cntry_code', title: 'Code', width: 120 },
+    { field: 'cntry_name', title: 'Name' },
+  ],
 });

@@ -34,4 +34,8 @@ export const programResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'shortname',
+  columns: [
+    { field: 'name', title: 'Name' },
+    { field: 'shortname', title: 'Short Name' },
+  ],
 });

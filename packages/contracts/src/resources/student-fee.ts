@@ -62,4 +62,10 @@ export const studentFeeResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'scholarship_code',
+  columns: [
+    { field: 'intake', title: 'Intake', width: 90 },
+    { field: 'scholarship_code', title: 'Scholarship' },
+    ...STUDENT_FEE_AMOUNTS.map(([field, title]) => ({ field, title, format: 'money' as const })),
+    { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
+  ],
 });

@@ -46,4 +46,8 @@ export const universityResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'shortname',
+  columns: [
+    { field: 'name', title: 'Name' },
+    { field: 'shortname', title: 'Short Name' },
+  ],
 });

@@ -48,4 +48,10 @@ export const userResource = defineResource({
   deletable: false,
   secretFields: ['usr_login_password'],
   referenceField: 'usr_login_name',
+  columns: [
+    { field: 'usr_login_name', title: 'Login' },
+    { field: 'usr_name', title: 'Name' },
+    { field: 'userrole_name', title: 'Role' },
+    { field: 'usr_active', title: 'Active', format: 'bool', width: 80 },
+  ],
 });

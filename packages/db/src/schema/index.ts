@@ -4,3 +4,4 @@ export * from './event.js';
 export * from './reference.js';
 export * from './student.js';
 export * from './contract.js';
+export * from './jobs.js';

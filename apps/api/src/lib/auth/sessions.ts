@@ -33,6 +33,16 @@ export async function findSessionUser(db: DbOrTx, sessionId: string, userId: num
   return row;
 }
 
+/** An active user as the session would show them (for work done on their behalf, such as a batch run). */
+export async function findActiveUser(db: DbOrTx, userId: number): Promise<SessionUser | undefined> {
+  const [row] = await db
+    .select(sessionUserColumns)
+    .from(users)
+    .innerJoin(userroles, eq(userroles.id, users.usr_role_id))
+    .where(and(eq(users.id, userId), eq(users.usr_active, true)));
+  return row;
+}
+
 export async function endSession(db: DbOrTx, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }

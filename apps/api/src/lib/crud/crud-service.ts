@@ -1,29 +1,57 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
   formatDateTime,
   paginate,
+  readOnlyFieldsOf,
   referenceOf,
+  whyNotDeletable,
   type AnyResource,
-  type ListQuery,
-  type Paged,
   type EventTypeKey,
   type FieldChanges,
+  type ListQuery,
+  type Paged,
   type SessionUser,
   type SortKey,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
-import { alias } from 'drizzle-orm/pg-core';
+import { registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { FOREIGN_KEY_VIOLATION, pgErrorOf, UNIQUE_VIOLATION } from './pg-errors.js';
 
 export type Row = Record<string, unknown>;
 type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
 
 /** A table the generic machinery can serve: an integer id, and the edit audit pair unless read-only. */
 export type CrudTable = PgTable & { id: AnyPgColumn; edit_timestamp?: AnyPgColumn; edit_user?: AnyPgColumn };
+
+/** Who makes a change: the user and the session it comes from. */
+export interface Actor {
+  user: SessionUser;
+  sessionId?: string;
+}
+
+/** A change just made, as the `afterChange` hook sees it. */
+export type Change =
+  | { op: 'create'; id: number; row: Row }
+  | { op: 'update'; id: number; changed: FieldChanges }
+  | { op: 'delete'; id: number; row: Row };
+
+/**
+ * Where a resource's rules go (CONVENTIONS "Generic machinery"). Every hook runs inside the transaction of the
+ * change and is given it, so what a hook writes commits or rolls back with the change.
+ */
+export interface CrudHooks {
+  /** Checks and turns validated input into the values stored (hashes a password, fills a default). */
+  beforeCreate?: (tx: Tx, values: Row, actor: Actor) => Promise<Row> | Row;
+  /** Given the changes and the record as it is (locked); returns what to store. */
+  beforeUpdate?: (tx: Tx, changes: Row, current: Row, actor: Actor) => Promise<Row> | Row;
+  beforeDelete?: (tx: Tx, row: Row, actor: Actor) => Promise<void> | void;
+  afterChange?: (tx: Tx, change: Change, actor: Actor) => Promise<void> | void;
+  /** The event of an update, when not the default (`update`, listing the changed fields). */
+  updateEvent?: (changed: FieldChanges, reference: string) => { type: EventTypeKey; message: string } | undefined;
+}
 
 export interface CrudConfig<T extends CrudTable = CrudTable> {
   resource: AnyResource;
@@ -36,31 +64,32 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
   search: (term: string) => SQL | undefined;
   /** One condition builder per advanced filter field of the descriptor. */
   filters?: Record<string, (value: unknown) => SQL | undefined>;
-  /** Unique constraint name → the field label a 409 names. */
-  unique?: Record<string, string>;
+  /** Unique constraint name → the field it guards and its label, named by the 409. */
+  unique?: Record<string, { field: string; label: string }>;
   /** The student and contract an event about this row concerns (shown in the event log). */
   eventLinks?: (row: Row) => Pick<EventInput, 'studentId' | 'contractId'>;
-  /** Where a resource's rules go; each runs inside the change's transaction. */
-  hooks?: {
-    /** Checks and turns validated input into the values stored (e.g. hashes a password). */
-    beforeCreate?: (values: Row, actor: Actor) => Promise<Row> | Row;
-    beforeUpdate?: (changes: Row, current: Row, actor: Actor) => Promise<Row> | Row;
-    afterCreate?: (tx: Tx, row: Row, actor: Actor) => Promise<void>;
-    afterUpdate?: (tx: Tx, change: { id: number; changed: FieldChanges }, actor: Actor) => Promise<void>;
-    /** The event of an update, when not the default (`update`, listing the changed fields). */
-    updateEvent?: (changed: FieldChanges, reference: string) => { type: EventTypeKey; message: string } | undefined;
-  };
+  hooks?: CrudHooks;
 }
 
-/** Who makes a change: the user and the session it comes from. */
-export interface Actor {
-  user: SessionUser;
-  sessionId?: string;
+/** Options of a write made inside a larger piece of work (an action, a batch row). */
+export interface WriteOptions {
+  /** The transaction to write in; a new one otherwise. */
+  tx?: Tx;
+  /** The event type of an update (`bulkEdit` for Bulk Edit rows). */
+  eventType?: EventTypeKey;
 }
 
 /** A NUMERIC money column answered as a JSON number (its arithmetic stays in SQL). */
 export function moneyValue(column: AnyPgColumn): SQL<number> {
   return sql<number>`(${column})::float8`;
+}
+
+/**
+ * The next edit_timestamp of a row: strictly increasing, so two quick edits never share one (it is the
+ * version a client sends back in If-Match).
+ */
+export function nextEditStamp(column: AnyPgColumn): SQL<Date> {
+  return sql<Date>`greatest(clock_timestamp(), ${column} + interval '1 millisecond')`;
 }
 
 /**
@@ -81,11 +110,20 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The version a client sends back (If-Match, a batch row's version): the edit_timestamp it saw. */
+export function parseVersion(text: string): Date {
+  const seen = new Date(text.replace(/^W\//, '').replace(/"/g, ''));
+  if (Number.isNaN(seen.getTime())) {
+    throw new AppError('BAD_REQUEST', 'Invalid If-Match', { 'If-Match': ['If-Match must be the edit_timestamp you saw'] });
+  }
+  return seen;
+}
+
 export type CrudService = ReturnType<typeof createCrudService>;
 
 /**
- * The default service of a resource: list, get, create, update (with stale-edit check), delete and
- * choice list, built from the table and the descriptor. Resources with rules wrap or extend it.
+ * The service of a resource: list, get, create, update (with stale-edit check and per-record rules), delete,
+ * lock and iterate, built from the table and the descriptor. Resources add rules through hooks.
  */
 export function createCrudService<T extends CrudTable>(db: Database, config: CrudConfig<T>) {
   const pool = db.$client;
@@ -102,6 +140,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   for (const field of resource.sortable) {
     if (!(field in columns)) throw new Error(`${resource.key}: sortable "${field}" is not a column`);
   }
+  registerTable(getTableName(config.table), resource);
+  for (const [constraint, named] of Object.entries(config.unique ?? {})) registerConstraint(constraint, named.field, named.label);
+
+  const inTransaction = <R>(tx: Tx | undefined, work: (tx: Tx) => Promise<R>): Promise<R> => (tx ? work(tx) : db.transaction(work));
 
   function sortColumn(field: string): AnyPgColumn | SQL {
     const c = columns[field];
@@ -124,13 +166,38 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return withJoins(db.select({ ...columns, ...extra }).from(table as PgTable).$dynamic());
   }
 
-  // Who last edited a row, for the stale-edit message; aliased so a resource may join users itself.
-  const editor = alias(users, 'editor');
-
   async function get(id: number, tx: DbOrTx = db): Promise<Row> {
     const [row] = await selectRows(tx).where(eq(table.id, id));
     if (!row) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
     return row;
+  }
+
+  /**
+   * The record, locked for the rest of the transaction, with the version it is at and who made it: every
+   * change of a record starts here, so concurrent changes take turns. The lock is taken on the table alone and
+   * the row read after it: a locking query with outer joins can lose a row another transaction changed
+   * meanwhile (PostgreSQL rechecks the join against the new version), which answered 404 instead of 409.
+   */
+  async function lock(tx: Tx, id: number): Promise<{ row: Row; stamp: Date; editUser: number | null }> {
+    const [locked] = await tx
+      .select({ stamp: table.edit_timestamp, editUser: table.edit_user })
+      .from(table as PgTable)
+      .where(eq(table.id, id))
+      .for('update');
+    if (!locked) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
+    return { row: await get(id, tx), stamp: locked.stamp as Date, editUser: (locked.editUser as number | null) ?? null };
+  }
+
+  /** A 409 naming who changed the record and when, if it changed since the client saw `version`. */
+  async function checkVersion(tx: DbOrTx, locked: { stamp: Date; editUser: number | null }, version: string | undefined): Promise<void> {
+    if (version === undefined) return;
+    if (parseVersion(version).getTime() === locked.stamp.getTime()) return;
+    const [editor] = locked.editUser === null ? [] : await tx.select({ name: users.usr_name }).from(users).where(eq(users.id, locked.editUser));
+    throw new AppError(
+      'CONFLICT',
+      `This ${resource.title} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(locked.stamp)} after you opened it. ` +
+        'Reload it to see the changes.',
+    );
   }
 
   const reference = (row: Row) => `"${referenceOf(resource, row)}"`;
@@ -142,29 +209,41 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     ...config.eventLinks?.(row),
   });
 
-  function conflictOf(err: unknown): AppError | undefined {
-    const pg = pgErrorOf(err);
-    if (pg?.code === UNIQUE_VIOLATION) {
-      const label = (pg.constraint && config.unique?.[pg.constraint]) ?? 'these values';
-      return new AppError('CONFLICT', `A ${resource.title} with this ${label} already exists`);
-    }
-    if (pg?.code === FOREIGN_KEY_VIOLATION) {
-      return new AppError('CONFLICT', `This ${resource.title} is still used by other records`);
-    }
-    return undefined;
+  /**
+   * Stores values on a locked record and answers what really changed (nothing is written when nothing
+   * changes). The caller records the event: actions word it themselves.
+   */
+  async function applyChanges(tx: Tx, current: Row, values: Row, actor: Actor): Promise<FieldChanges> {
+    const changed = diffFields(current, values, resource.secretFields);
+    if (Object.keys(changed).length === 0) return changed;
+    await tx
+      .update(table)
+      .set({ ...values, edit_user: actor.user.id, edit_timestamp: nextEditStamp(table.edit_timestamp) } as never)
+      .where(eq(table.id, Number(current.id)));
+    await hooks.afterChange?.(tx, { op: 'update', id: Number(current.id), changed }, actor);
+    return changed;
   }
 
-  async function guarded<R>(work: () => Promise<R>): Promise<R> {
-    try {
-      return await work();
-    } catch (err) {
-      throw conflictOf(err) ?? err;
+  /** Refuses a change to a field this record does not let change (409 with the rule's reason). */
+  function checkReadOnly(current: Row, changes: Row): void {
+    const frozen = readOnlyFieldsOf(resource, current);
+    for (const field of Object.keys(changes)) {
+      const reason = frozen[field];
+      if (reason !== undefined && JSON.stringify(changes[field] ?? null) !== JSON.stringify(current[field] ?? null)) {
+        throw new AppError('CONFLICT', `${field} cannot be changed: ${reason}`);
+      }
     }
   }
 
   return {
     config,
     get,
+    lock,
+    checkVersion,
+    applyChanges,
+    reference: (row: Row) => referenceOf(resource, row),
+    /** The event log's links of a row (its student and contract). */
+    eventOf: event,
 
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
       const where = whereOf(query);
@@ -179,6 +258,12 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       ]);
       const total = Number(counted[0]?.total ?? 0);
       return { data, links: { pagination: paginate(total, query.page, query.perPage) } };
+    },
+
+    /** The names people know the given records by (ids not found are left out). */
+    async references(ids: readonly number[], tx: DbOrTx = db): Promise<Map<number, string>> {
+      const rows = ids.length === 0 ? [] : await selectRows(tx).where(inArray(table.id, [...ids]));
+      return new Map(rows.map((r) => [Number(r.id), referenceOf(resource, r)]));
     },
 
     /**
@@ -210,92 +295,65 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       }
     },
 
-    async create(input: unknown, actor: Actor): Promise<{ id: number }> {
-      const { user } = actor;
+    async create(input: unknown, actor: Actor, options: WriteOptions = {}): Promise<{ id: number }> {
       refuseUnknownFields(resource.createSchema, input);
       const parsed = parseInput(resource.createSchema, input, resource.title.toLowerCase()) as Row;
-      const values = hooks.beforeCreate ? await hooks.beforeCreate(parsed, actor) : parsed;
-      return guarded(() =>
-        db.transaction(async (tx) => {
-          const [inserted] = await tx
-            .insert(table)
-            .values({ ...values, edit_user: user.id } as never)
-            .returning({ id: table.id });
-          const id = Number(inserted?.id);
-          const row = await get(id, tx);
-          await recordEvent(tx, { ...event('create', row, user), message: `Created ${resource.title} ${reference(row)}` });
-          await hooks.afterCreate?.(tx, row, actor);
-          return { id };
-        }),
-      );
+      return inTransaction(options.tx, async (tx) => {
+        const values = hooks.beforeCreate ? await hooks.beforeCreate(tx, parsed, actor) : parsed;
+        const [inserted] = await tx
+          .insert(table)
+          .values({ ...values, edit_user: actor.user.id } as never)
+          .returning({ id: table.id });
+        const id = Number(inserted?.id);
+        const row = await get(id, tx);
+        await recordEvent(tx, { ...event('create', row, actor.user), message: `Created ${resource.title} ${reference(row)}` });
+        await hooks.afterChange?.(tx, { op: 'create', id, row }, actor);
+        return { id };
+      });
     },
 
     /**
-     * Applies the changed fields. `ifMatch` is the edit_timestamp the client saw: when the record has
-     * changed since, nothing is written and the 409 names who changed it and when.
+     * Applies the changed fields. `version` is the edit_timestamp the client saw: when the record has changed
+     * since, nothing is written and the 409 names who changed it and when. Fields this record keeps read-only
+     * are refused with the rule's reason.
      */
-    async update(id: number, input: unknown, ifMatch: string | undefined, actor: Actor): Promise<Row> {
-      const { user } = actor;
+    async update(id: number, input: unknown, version: string | undefined, actor: Actor, options: WriteOptions = {}): Promise<Row> {
       refuseUnknownFields(resource.updateSchema, input);
       const { id: bodyId, ...changes } = parseInput(resource.updateSchema, input, resource.title.toLowerCase()) as Row;
       if (bodyId !== undefined && Number(bodyId) !== id) {
         throw new AppError('BAD_REQUEST', 'Invalid input: id', { id: ['id in the body must match the URL'] });
       }
-      return guarded(() =>
-        db.transaction(async (tx) => {
-          const [current] = await selectRows(tx, { __stamp: table.edit_timestamp, __editor: editor.usr_name })
-            .leftJoin(editor, eq(editor.id, table.edit_user))
-            .where(eq(table.id, id))
-            .for('update', { of: table as PgTable });
-          if (!current) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
-          if (ifMatch !== undefined) {
-            const seen = new Date(ifMatch.replace(/^W\//, '').replace(/"/g, ''));
-            const stamp = current.__stamp as Date;
-            if (Number.isNaN(seen.getTime())) {
-              throw new AppError('BAD_REQUEST', 'Invalid If-Match', { 'If-Match': ['If-Match must be the edit_timestamp you saw'] });
-            }
-            if (seen.getTime() !== stamp.getTime()) {
-              throw new AppError(
-                'CONFLICT',
-                `This ${resource.title} was changed by ${current.__editor ?? 'another user'} at ${formatDateTime(stamp)} ` +
-                  'after you opened it. Reload it to see the changes.',
-              );
-            }
-          }
-          // The hook also checks the change, so it runs even when nothing would change.
-          const stored = hooks.beforeUpdate ? await hooks.beforeUpdate(changes, current, actor) : changes;
-          const changed = diffFields(current, changes, resource.secretFields);
-          if (Object.keys(changed).length > 0) {
-            await tx
-              .update(table)
-              .set({
-                ...stored,
-                edit_user: user.id,
-                // Strictly increasing, so two quick edits never share a timestamp (it is the version).
-                edit_timestamp: sql`greatest(clock_timestamp(), ${table.edit_timestamp} + interval '1 millisecond')`,
-              } as never)
-              .where(eq(table.id, id));
-            const special = hooks.updateEvent?.(changed, reference(current));
-            await recordEvent(tx, {
-              ...event(special?.type ?? 'update', current, user),
-              message: special?.message ?? `Updated ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
-              changes: changed,
-            });
-            await hooks.afterUpdate?.(tx, { id, changed }, actor);
-          }
-          return get(id, tx);
-        }),
-      );
+      return inTransaction(options.tx, async (tx) => {
+        const locked = await lock(tx, id);
+        await checkVersion(tx, locked, version);
+        const current = locked.row;
+        checkReadOnly(current, changes);
+        // The hook also checks the change, so it runs even when nothing would change.
+        const stored = hooks.beforeUpdate ? await hooks.beforeUpdate(tx, changes, current, actor) : changes;
+        const changed = await applyChanges(tx, current, stored, actor);
+        if (Object.keys(changed).length > 0) {
+          const special = options.eventType ? undefined : hooks.updateEvent?.(changed, reference(current));
+          const verb = options.eventType === 'bulkEdit' ? 'Bulk edit of' : 'Updated';
+          await recordEvent(tx, {
+            ...event(special?.type ?? options.eventType ?? 'update', current, actor.user),
+            message: special?.message ?? `${verb} ${resource.title} ${reference(current)}: ${describeChanges(changed)}`,
+            changes: changed,
+          });
+        }
+        return get(id, tx);
+      });
     },
 
-    async remove(id: number, { user }: Actor): Promise<void> {
-      await guarded(() =>
-        db.transaction(async (tx) => {
-          const row = await get(id, tx);
-          await tx.delete(table).where(eq(table.id, id));
-          await recordEvent(tx, { ...event('delete', row, user), message: `Deleted ${resource.title} ${reference(row)}` });
-        }),
-      );
+    async remove(id: number, actor: Actor, options: WriteOptions = {}): Promise<void> {
+      await inTransaction(options.tx, async (tx) => {
+        const { row } = await lock(tx, id);
+        const reason = whyNotDeletable(resource, row);
+        if (reason) throw new AppError('CONFLICT', reason);
+        await hooks.beforeDelete?.(tx, row, actor);
+        await tx.delete(table).where(eq(table.id, id));
+        await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}` });
+        await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);
+      });
     },
   };
 }

@@ -1,14 +1,11 @@
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
+import type { ColumnDescriptor, ValueFormat } from '@app/contracts';
 
-export type CellFormat = 'text' | 'date' | 'datetime' | 'money' | 'number' | 'bool';
+type CellFormat = ValueFormat;
 
-export interface SheetColumn {
-  header: string;
-  key: string;
-  format?: CellFormat;
-  width?: number;
-}
+/** A spreadsheet column: a resource's declared column (its title is the header). */
+export type SheetColumn = Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'width'>;
 
 /** Spreadsheet programs run text that starts like a formula; a leading apostrophe keeps it text. */
 export function safeText(value: string): string {
@@ -49,11 +46,17 @@ export async function sendXlsx(res: Response, filename: string, sheetName: strin
   res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? (c.format === 'datetime' ? 18 : c.format === 'date' ? 12 : 20), style: numFmt[c.format ?? 'text'] ? { numFmt: numFmt[c.format ?? 'text'] } : {} }));
+  sheet.columns = columns.map((c) => ({
+    header: c.title,
+    key: c.field,
+    // Overview widths are pixels; a spreadsheet counts characters (about 7 px each).
+    width: c.width ? Math.round(c.width / 7) : c.format === 'datetime' ? 18 : c.format === 'date' ? 12 : 20,
+    style: numFmt[c.format ?? 'text'] ? { numFmt: numFmt[c.format ?? 'text'] } : {},
+  }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for await (const row of rows) {
-    sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, cellValue(row[c.key], c.format)]))).commit();
+    sheet.addRow(Object.fromEntries(columns.map((c) => [c.field, cellValue(row[c.field], c.format)]))).commit();
   }
   sheet.commit();
   await workbook.commit();

@@ -32,7 +32,7 @@ describe('contract documents', () => {
     const list = await api('get', `/contract_files?contract_id=${contract.id}`);
     expect(list.body.data.map((f: { id: number }) => f.id)).toContain(id);
     expect((await api('get', `/contracts/${contract.id}`)).body.files).toBeGreaterThanOrEqual(1);
-    const [event] = await t.db.select().from(logEvents).where(eq(logEvents.le_message, `Uploaded document "Zeugnis Übersicht.pdf" (${pdf.length} bytes)`));
+    const [event] = await t.db.select().from(logEvents).where(eq(logEvents.le_message, `Upload: Document "contract.pdf" — "Zeugnis Übersicht.pdf", ${pdf.length} bytes`));
     expect(event).toMatchObject({ contract_id: contract.id, student_id: contract.student_id, usr_id: user.id });
   });
 
@@ -72,15 +72,15 @@ describe('contract documents', () => {
     expect(row!.content).toBeNull();
   });
 
-  it('answers 400 without a file or without multipart, and 404 for a download with nothing uploaded', async () => {
+  it('answers 400 without a file or without multipart, and 409 for a download with nothing uploaded', async () => {
     const id = await newDocument();
     const none = await api('post', `/contract_files/${id}/upload`).field('description', 'no file');
     expect(none.status).toBe(400);
     expect(none.body.errors).toHaveProperty('file');
     expect((await api('post', `/contract_files/${id}/upload`).send({ file: 'x' })).status).toBe(400);
     const download = await api('post', `/contract_files/${id}/download`);
-    expect(download.status).toBe(404);
-    expect(download.body.message).toBe(`Document ${id} has no file uploaded yet`);
+    expect(download.status).toBe(409);
+    expect(download.body.message).toBe('No file has been uploaded for this document yet');
   });
 
   it('lets only User level upload and delete; delete answers 204', async () => {
@@ -91,8 +91,9 @@ describe('contract documents', () => {
     expect((await api('get', `/contract_files/${id}`)).status).toBe(404);
   });
 
-  it('refuses an unknown file type', async () => {
+  it('refuses an unknown file type, naming the field', async () => {
     const res = await api('post', '/contract_files').send({ contract_id: contract.id, filename: 'x.pdf', ft_id: 99 });
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty('ft_id');
   });
 });

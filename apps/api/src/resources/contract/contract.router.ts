@@ -1,25 +1,13 @@
-import { and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import {
-  AppError,
-  canTransition,
-  ContractBulkEditSchema,
-  contractEndDate,
-  contractResource,
-  ContractStatusChangeSchema,
-  contractStatusName,
-} from '@app/contracts';
+import { contractActions, contractEndDate, contractResource, contractStatusName, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Row } from '../../lib/crud/crud-service.js';
-import { actorOf, crudRouter, idParam } from '../../lib/crud/crud-router.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { exportXlsx } from '../../lib/crud/export.js';
-import { parseInput } from '../../lib/errors.js';
-import { describeChanges, diffFields, recordEvent } from '../../lib/events/record.js';
-import type { SheetColumn } from '../../lib/files/xlsx.js';
-import { route } from '../../lib/routes.js';
 import { nameMatches } from '../student/student.router.js';
 
 const c = contracts;
@@ -36,28 +24,8 @@ const plainFields = [
   'check_universityfee_payment', 'instalments', 'number', 'comments', 'edit_timestamp',
 ] as const;
 
-/** Contracts.xlsx: the overview's columns. */
-const reportColumns: SheetColumn[] = [
-  { header: 'Application Number', key: 'application_number' },
-  { header: 'Student Name', key: 'student_name', width: 28 },
-  { header: 'Status', key: 'contract_status_name' },
-  { header: 'Code', key: 'scholarship_code', width: 12 },
-  { header: 'Program', key: 'program_shortname', width: 12 },
-  { header: 'Intake', key: 'intake', format: 'number', width: 8 },
-  { header: 'Round', key: 'application_round', format: 'number', width: 8 },
-  { header: 'Start Date', key: 'start_date', format: 'date' },
-  { header: 'End Date', key: 'end_date', format: 'date' },
-  { header: 'Contract Sent', key: 'contract_sent_date', format: 'date' },
-  { header: 'Bank Request', key: 'bankinfo_emailrequest_timestamp', format: 'datetime' },
-  { header: 'Bank Updated', key: 'bankinfo_updated_timestamp', format: 'datetime' },
-  { header: 'PF Status Sent', key: 'pf_status_email_timestamp', format: 'datetime' },
-  { header: 'Invoiced', key: 'invoiced_amount', format: 'money', width: 14 },
-  { header: 'Paid', key: 'payed_amount', format: 'money', width: 14 },
-  { header: 'Last Edit', key: 'edit_timestamp', format: 'datetime' },
-];
-
-export function contractRouter(ctx: AppContext) {
-  const today = sql`(now() at time zone ${ctx.env.APP_TIMEZONE})::date`;
+export function contractModule(ctx: AppContext): ResourceModule {
+  const today = () => todayIn(ctx.env.APP_TIMEZONE);
   const service = createCrudService(ctx.db, {
     resource: contractResource,
     table: c,
@@ -101,105 +69,43 @@ export function contractRouter(ctx: AppContext) {
       instalments: (v) => eq(c.instalments, v === 'true'),
       active: (v) => eq(c.active, v === 'true'),
     },
-    unique: { contracts_application_number_unique: 'Application Number' },
+    unique: { contracts_application_number_unique: { field: 'application_number', label: 'Application Number' } },
     eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.id) }),
     hooks: {
+      // The end date follows the start date unless it is given (spec §4), wherever the contract comes from.
+      beforeCreate: (_tx, values) => withEndDate(values),
+      beforeUpdate: (_tx, changes) => withEndDate(changes),
       // A student's first contract becomes their active one.
-      afterCreate: async (tx, row) => {
+      afterChange: async (tx, change) => {
+        if (change.op !== 'create') return;
         await tx
           .update(students)
-          .set({ active_contract_id: Number(row.id) })
-          .where(and(eq(students.id, Number(row.student_id)), isNull(students.active_contract_id)));
+          .set({ active_contract_id: change.id })
+          .where(and(eq(students.id, Number(change.row.student_id)), isNull(students.active_contract_id)));
       },
     },
   });
-  const router = crudRouter(service);
 
-  route(router, 'put', '/contracts/:id/update_status', async (req, res) => {
-    const id = idParam(req.params.id);
-    const { contract_status_id: target } = parseInput(ContractStatusChangeSchema, req.body, 'status change');
-    const { user } = actorOf(req);
-    const row = await ctx.db.transaction(async (tx) => {
-      // The row lock serialises concurrent transitions: the second sees the first's result.
-      const [current] = await tx
-        .select({ status: c.contract_status_id, application_number: c.application_number, student_id: c.student_id })
-        .from(c)
-        .where(eq(c.id, id))
-        .for('update');
-      if (!current) throw new AppError('NOT_FOUND', `Contract ${id} not found`);
-      if (!canTransition(current.status, target)) {
-        throw new AppError('CONFLICT', `A contract with status "${contractStatusName(current.status)}" cannot change to "${contractStatusName(target)}"`);
-      }
-      await tx
-        .update(c)
-        .set({
-          contract_status_id: target,
-          contract_status_date: today as unknown as string,
-          edit_user: user.id,
-          edit_timestamp: sql`greatest(clock_timestamp(), ${c.edit_timestamp} + interval '1 millisecond')`,
-        })
-        .where(eq(c.id, id));
-      await recordEvent(tx, {
-        type: 'statusChange',
-        userId: user.id,
-        studentId: current.student_id,
-        contractId: id,
-        resource: contractResource.key,
-        recordId: id,
-        message: `Contract "${current.application_number}": ${contractStatusName(current.status)} → ${contractStatusName(target)}`,
-        changes: { contract_status_id: { old: current.status, new: target } },
-      });
-      return service.get(id, tx);
-    });
-    res.json(row);
-  });
+  return defineModule(ctx, service, [
+    recordAction(contractActions.updateStatus, async (tx, actor, { row }, input) => {
+      const from = Number(row.contract_status_id);
+      const changes = await service.applyChanges(tx, row, { contract_status_id: input.contract_status_id, contract_status_date: today() }, actor);
+      return {
+        eventType: 'statusChange',
+        changes,
+        message: `${contractStatusName(from)} → ${contractStatusName(input.contract_status_id)}`,
+      };
+    }),
+    recordAction(contractActions.markSent, async (tx, actor, { row }) => {
+      const changes = await service.applyChanges(tx, row, { contract_sent_date: today() }, actor);
+      return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
+    }),
+  ]);
+}
 
-  route(router, 'post', '/contracts/bulk_edit', async (req, res) => {
-    const { ids, changes } = parseInput(ContractBulkEditSchema, req.body, 'bulk edit');
-    const { user } = actorOf(req);
-    const given: Row = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    // A new start date moves the end date with it, as on the contract screen.
-    if (typeof given.start_date === 'string') given.end_date = contractEndDate(given.start_date);
-    const unique = [...new Set(ids)];
-    const updated = await ctx.db.transaction(async (tx) => {
-      const rows = await tx
-        .select({ ...Object.fromEntries(Object.keys(given).map((f) => [f, c[f as keyof typeof c] as AnyPgColumn])), id: c.id, application_number: c.application_number, student_id: c.student_id })
-        .from(c)
-        .where(inArray(c.id, unique))
-        .orderBy(asc(c.id))
-        .for('update');
-      const missing = unique.filter((id) => !rows.some((r) => r.id === id));
-      if (missing.length > 0) throw new AppError('NOT_FOUND', `Contracts not found: ${missing.join(', ')}`);
-      let count = 0;
-      for (const row of rows) {
-        const changed = diffFields(row, given);
-        if (Object.keys(changed).length === 0) continue;
-        await tx
-          .update(c)
-          .set({ ...given, edit_user: user.id, edit_timestamp: sql`greatest(clock_timestamp(), ${c.edit_timestamp} + interval '1 millisecond')` })
-          .where(eq(c.id, Number(row.id)));
-        await recordEvent(tx, {
-          type: 'bulkEdit',
-          userId: user.id,
-          studentId: Number(row.student_id),
-          contractId: Number(row.id),
-          resource: contractResource.key,
-          recordId: Number(row.id),
-          message: `Bulk edit of contract "${String(row.application_number)}": ${describeChanges(changed)}`,
-          changes: changed,
-        });
-        count++;
-      }
-      return count;
-    });
-    res.json({ updated });
-  });
-
-  route(router, 'post', '/contracts/download_report', async (req, res) => {
-    await exportXlsx(service, req, res, { filename: 'Contracts.xlsx', sheet: 'Contracts', columns: reportColumns });
-  });
-
-  return router;
+/** A new start date without an end date brings the end date with it: start + 2 years − 1 day. */
+function withEndDate(values: Row): Row {
+  return typeof values.start_date === 'string' && values.end_date === undefined ? { ...values, end_date: contractEndDate(values.start_date) } : values;
 }
 
 /** The contract-related choice lists (spec §7). */

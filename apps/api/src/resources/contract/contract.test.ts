@@ -1,13 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, eq, inArray } from 'drizzle-orm';
-import { canTransition, contractResource, EVENT_TYPE_IDS } from '@app/contracts';
+import { canTransition, contractResource, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
 import { contracts, logEvents, students } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createContract, createReferences, createStudent, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
+await startTestWorkers(t);
 const refs = await createReferences(t.db);
 const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Żeleński' });
 let user: Awaited<ReturnType<typeof userWithToken>>;
@@ -33,7 +35,7 @@ const valid = (n: number) => ({
 crudSuite(t, {
   resource: contractResource,
   valid,
-  invalid: { body: { application_round: 6, start_date: '2024-09-01' }, fields: ['student_id', 'scholarship_id', 'program_id', 'intake', 'application_round', 'application_id', 'y1_university_id', 'end_date'] },
+  invalid: { body: { application_round: 6, start_date: '2024-09-01' }, fields: ['student_id', 'scholarship_id', 'program_id', 'intake', 'application_round', 'application_id', 'y1_university_id'] },
   change: { comments: 'Called the student', contract_sent_date: '2024-08-15' },
   sortBy: ['intake', 'application_number'],
 });
@@ -150,36 +152,124 @@ describe('contracts: status lifecycle', () => {
 });
 
 describe('contracts: bulk edit', () => {
-  it('changes the selected contracts in one go, one event each, the end date following the start date', async () => {
+  const bulk = async (body: object, token = admin.token) => {
+    const res = await api('post', '/contracts/bulk_edit', token).send(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    return waitForRun(t, token, res.body.run_id);
+  };
+
+  it('changes the selected contracts row by row, one event each, the end date following the start date', async () => {
     const a = await createContract(t.db);
     const b = await createContract(t.db);
-    const res = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id, b.id], changes: { contract_sent_date: '2024-07-01', year1_finished: true, start_date: '2024-10-01' } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ updated: 2 });
+    const run = await bulk({ ids: [a.id, b.id], changes: { contract_sent_date: '2024-07-01', year1_finished: true, start_date: '2024-10-01' } });
+    expect(run).toMatchObject({ status: 'finished', total: 2, done: 2, failed: 0, label: 'Bulk Edit' });
     const rows = await t.db.select().from(contracts).where(inArray(contracts.id, [a.id, b.id]));
     for (const row of rows) expect(row).toMatchObject({ contract_sent_date: '2024-07-01', year1_finished: true, start_date: '2024-10-01', end_date: '2026-09-30', edit_user: admin.id });
     const events = await t.db.select().from(logEvents).where(and(inArray(logEvents.contract_id, [a.id, b.id]), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.bulkEdit)));
     expect(events).toHaveLength(2);
   });
 
-  it('changes nothing when one id is unknown (all or none)', async () => {
+  it('refuses a row changed by someone else since it was loaded, and changes the others', async () => {
+    const fresh = await createContract(t.db);
+    const stale = await createContract(t.db);
+    const seen = stale.edit_timestamp.toISOString();
+    await api('put', `/contracts/${stale.id}`, user.token).set('If-Match', seen).send({ id: stale.id, comments: 'changed meanwhile' }).expect(200);
+    const run = await bulk({
+      ids: [fresh.id, stale.id],
+      changes: { year2_finished: true },
+      versions: { [fresh.id]: fresh.edit_timestamp.toISOString(), [stale.id]: seen },
+    });
+    expect(run).toMatchObject({ done: 2, failed: 1 });
+    const failed = run.rows.find((r) => r.id === stale.id)!;
+    expect(failed.message).toMatch(new RegExp(`^Error for ${stale.application_number}: This Contract was changed by .* after you opened it`));
+    const [kept] = await t.db.select().from(contracts).where(eq(contracts.id, stale.id));
+    expect(kept!.year2_finished).toBe(false);
+    const [changed] = await t.db.select().from(contracts).where(eq(contracts.id, fresh.id));
+    expect(changed!.year2_finished).toBe(true);
+  });
+
+  it('fails the row of an unknown id with its reason and changes the rest', async () => {
     const a = await createContract(t.db);
-    const res = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id, 999999], changes: { year2_finished: true } });
-    expect(res.status).toBe(404);
-    expect(res.body.message).toBe('Contracts not found: 999999');
+    const run = await bulk({ ids: [a.id, 999999], changes: { year2_finished: true } });
+    expect(run.rows.map((r) => [r.id, r.ok])).toEqual([[a.id, true], [999999, false]]);
+    expect(run.rows[1]!.message).toBe('Error for #999999: Contract 999999 not found');
     const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
-    expect(row!.year2_finished).toBe(false);
+    expect(row!.year2_finished).toBe(true);
   });
 
   it('writes nothing when no value differs, and refuses empty changes, other fields, and non-administrators', async () => {
     const a = await createContract(t.db, { contract_sent_date: '2024-05-05' });
-    const same = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { contract_sent_date: '2024-05-05' } });
-    expect(same.body).toEqual({ updated: 0 });
+    const same = await bulk({ ids: [a.id], changes: { contract_sent_date: '2024-05-05' } });
+    expect(same.rows[0]).toMatchObject({ ok: true, message: 'Nothing to change' });
     const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
     expect(row!.edit_timestamp).toEqual(a.edit_timestamp);
-    expect((await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: {} })).status).toBe(400);
-    expect((await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { comments: 'x' } })).status).toBe(400);
+    const empty = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual({ changes: ['Change at least one field'] });
+    const other = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { comments: 'x' } });
+    expect(other.status).toBe(400);
+    expect(other.body.errors).toHaveProperty('comments');
     expect((await api('post', '/contracts/bulk_edit').send({ ids: [a.id], changes: { year1_finished: true } })).status).toBe(403);
+    expect((await api('post', '/contracts/batch/bulk_edit').send({ ids: [a.id], changes: { year1_finished: true } })).status).toBe(403);
+  });
+});
+
+describe('contracts: Mark contract sent', () => {
+  it('sets the contract sent date to today on one contract, and is refused once it is set', async () => {
+    const c = await createContract(t.db);
+    const res = await api('post', `/contracts/${c.id}/mark_sent`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.contract_sent_date).toBe(todayIn(t.ctx.env.APP_TIMEZONE));
+    const again = await api('post', `/contracts/${c.id}/mark_sent`).send({});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`The contract was already marked sent on ${res.body.contract_sent_date}`);
+    const events = await t.db.select().from(logEvents).where(eq(logEvents.contract_id, c.id));
+    expect(events.map((e) => e.le_message)).toContain(`Mark contract sent: Contract "${c.application_number}" — Contract sent on ${res.body.contract_sent_date}`);
+  });
+
+  it('marks a selection as a batch run, each contract once, with an error line for one already sent', async () => {
+    const a = await createContract(t.db);
+    const b = await createContract(t.db);
+    const sent = await createContract(t.db, { contract_sent_date: '2024-01-15' });
+    const res = await api('post', '/contracts/batch/mark_sent').send({ ids: [a.id, b.id, sent.id] });
+    expect(res.status).toBe(202);
+    const run = await waitForRun(t, user.token, res.body.run_id);
+    expect(run).toMatchObject({ status: 'finished', total: 3, done: 3, failed: 1, label: 'Mark contract sent' });
+    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${sent.application_number}: The contract was already marked sent on 2024-01-15`);
+    const rows = await t.db.select().from(contracts).where(inArray(contracts.id, [a.id, b.id, sent.id]));
+    expect(rows.map((r) => r.contract_sent_date).sort()).toEqual(['2024-01-15', todayIn(t.ctx.env.APP_TIMEZONE), todayIn(t.ctx.env.APP_TIMEZONE)]);
+  });
+
+  it('is for User level and above', async () => {
+    const c = await createContract(t.db);
+    const reader = await userWithToken(t.app, t.db, 'Reader');
+    expect((await api('post', `/contracts/${c.id}/mark_sent`, reader.token).send({})).status).toBe(403);
+    expect((await api('post', '/contracts/batch/mark_sent', reader.token).send({ ids: [c.id] })).status).toBe(403);
+  });
+});
+
+describe('contracts: rules of the record', () => {
+  it('fills the end date from the start date when a script leaves it out', async () => {
+    const res = await api('post', '/contracts').send({ ...valid(77), end_date: undefined, start_date: '2025-02-01' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await api('get', `/contracts/${res.body.id}`)).body.end_date).toBe('2027-01-31');
+  });
+
+  it('keeps the application ID of a contract from DreamApply read-only, with the reason', async () => {
+    const c = await createContract(t.db, { da_application_id: 'DA-123' });
+    const res = await api('put', `/contracts/${c.id}`).send({ id: c.id, application_id: 'HAND-EDITED' });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('application_id cannot be changed: This contract came from DreamApply: its application ID links it to the application');
+    expect((await api('put', `/contracts/${c.id}`).send({ id: c.id, comments: 'still editable' })).status).toBe(200);
+  });
+
+  it('refuses to delete a contract that still has documents, saying so', async () => {
+    const c = await createContract(t.db);
+    await api('post', '/contract_files').send({ contract_id: c.id, filename: 'agreement.pdf' }).expect(201);
+    const res = await api('delete', `/contracts/${c.id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('This contract has 1 document(s): delete them first');
+    expect((await api('get', `/contracts/${c.id}`)).status).toBe(200);
   });
 });
 

@@ -113,7 +113,7 @@ describe('POST /countries', () => {
     await createCountry(t.db, { cntry_code: 'DUP' });
     const res = await api('post', '/countries').send({ cntry_code: 'dup', cntry_name: 'Duplicate' });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: 'A Country with this Code already exists' });
+    expect(res.body).toEqual({ message: 'A Country with this Code already exists', errors: { cntry_code: ['Code is already used'] } });
   });
 });
 

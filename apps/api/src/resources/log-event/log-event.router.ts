@@ -3,12 +3,12 @@ import { logEventResource } from '@app/contracts';
 import { contracts, loggingTypes, logEvents, students, users } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
 
 /** The read-only event log overview (`/logging`), newest first. */
-export function logEventRouter(ctx: AppContext) {
+export function logEventModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
   const service = createCrudService(ctx.db, {
     resource: logEventResource,
@@ -42,7 +42,7 @@ export function logEventRouter(ctx: AppContext) {
       le_time_to: (v) => sql`${logEvents.le_time} < ${dayStart(tz, v, 1)}`,
     },
   });
-  return crudRouter(service);
+  return defineModule(ctx, service);
 }
 
 export const loggingTypeChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: loggingTypes, id: loggingTypes.id, label: loggingTypes.name, order: 'id' });

@@ -3,9 +3,9 @@ import { milestoneResource } from '@app/contracts';
 import { milestones, scholarships } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 
-export function milestoneRouter(ctx: AppContext) {
+export function milestoneModule(ctx: AppContext): ResourceModule {
   const m = milestones;
   const service = createCrudService(ctx.db, {
     resource: milestoneResource,
@@ -29,5 +29,5 @@ export function milestoneRouter(ctx: AppContext) {
       year: (v) => eq(m.year, Number(v)),
     },
   });
-  return crudRouter(service);
+  return defineModule(ctx, service);
 }

@@ -3,9 +3,9 @@ import { STUDENT_FEE_AMOUNTS, studentFeeResource } from '@app/contracts';
 import { scholarships, studentFees } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 
-export function studentFeeRouter(ctx: AppContext) {
+export function studentFeeModule(ctx: AppContext): ResourceModule {
   const f = studentFees;
   const service = createCrudService(ctx.db, {
     resource: studentFeeResource,
@@ -20,7 +20,7 @@ export function studentFeeRouter(ctx: AppContext) {
     },
     joins: (q) => q.innerJoin(scholarships, eq(scholarships.id, f.scholarship_id)),
     search: (term) => or(ilike(scholarships.code, likePattern(term)), ilike(sql`${f.intake}::text`, likePattern(term))),
-    unique: { student_fees_intake_scholarship_unique: 'Intake and Scholarship' },
+    unique: { student_fees_intake_scholarship_unique: { field: 'scholarship_id', label: 'Intake and Scholarship' } },
   });
-  return crudRouter(service);
+  return defineModule(ctx, service);
 }

@@ -37,6 +37,8 @@ describe('student fees', () => {
     const dup = await post({ intake: 2024, scholarship_id: 3 });
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('A Student Fee with this Intake and Scholarship already exists');
-    expect((await post({ intake: 2025, scholarship_id: 999 })).status).toBe(409);
+    const unknown = await post({ intake: 2025, scholarship_id: 999 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual({ scholarship_id: ['scholarship_id refers to a scholarships that does not exist'] });
   });
 });

@@ -4,12 +4,9 @@ import { studentResource } from '@app/contracts';
 import { countries, students, users } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
-import { exportXlsx } from '../../lib/crud/export.js';
 import { dayStart } from '../../lib/crud/day.js';
-import { route } from '../../lib/routes.js';
-import type { SheetColumn } from '../../lib/files/xlsx.js';
 
 const s = students;
 const country = alias(countries, 'country');
@@ -32,23 +29,7 @@ function wordsMatch(key: SQL, text: string): SQL | undefined {
 export const nameMatches = (text: string) => wordsMatch(studentNameKey, text);
 
 
-export const studentExportColumns: SheetColumn[] = [
-  { header: 'First Name', key: 'first_name' },
-  { header: 'Last Name', key: 'last_name' },
-  { header: 'Citizenship 1', key: 'citizenship1' },
-  { header: 'Street Address', key: 'address', width: 30 },
-  { header: 'Postal Code', key: 'zip', width: 12 },
-  { header: 'City', key: 'city' },
-  { header: 'Country', key: 'cntry' },
-  { header: 'Birth Date', key: 'birth_date', format: 'date' },
-  { header: 'Email Address', key: 'email_address', width: 30 },
-  { header: 'IBAN', key: 'payment_bank_iban', width: 30 },
-  { header: 'Bank Info Requested', key: 'bankinfo_request_timestamp', format: 'datetime' },
-  { header: 'Bank Info Updated', key: 'bankinfo_update_timestamp', format: 'datetime' },
-  { header: 'Last Edit', key: 'edit_timestamp', format: 'datetime' },
-];
-
-export function studentRouter(ctx: AppContext) {
+export function studentModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
   const plain = Object.fromEntries(
     (
@@ -87,11 +68,7 @@ export function studentRouter(ctx: AppContext) {
     },
     eventLinks: (row) => ({ studentId: Number(row.id) }),
   });
-  const router = crudRouter(service);
-  route(router, 'post', '/students/download_report', async (req, res) => {
-    await exportXlsx(service, req, res, { filename: 'Students.xlsx', sheet: 'Students', columns: studentExportColumns });
-  });
-  return router;
+  return defineModule(ctx, service);
 }
 
 export const studentChoices = (ctx: AppContext) =>

@@ -3,10 +3,10 @@ import { universityResource } from '@app/contracts';
 import { universities } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 
-export function universityRouter(ctx: AppContext) {
+export function universityModule(ctx: AppContext): ResourceModule {
   const u = universities;
   const service = createCrudService(ctx.db, {
     resource: universityResource,
@@ -24,9 +24,9 @@ export function universityRouter(ctx: AppContext) {
       edit_timestamp: u.edit_timestamp,
     },
     search: (term) => or(ilike(u.name, likePattern(term)), ilike(u.shortname, likePattern(term))),
-    unique: { universities_shortname_unique: 'Short Name' },
+    unique: { universities_shortname_unique: { field: 'shortname', label: 'Short Name' } },
   });
-  return crudRouter(service);
+  return defineModule(ctx, service);
 }
 
 export const universityChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: universities, id: universities.id, label: universities.name });

@@ -3,7 +3,7 @@ import { AppError, roleHasLevel, userResource } from '@app/contracts';
 import { userroles, users } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Actor, type Row } from '../../lib/crud/crud-service.js';
-import { crudRouter } from '../../lib/crud/crud-router.js';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { hashPassword } from '../../lib/auth/password.js';
 import { endOtherSessions, sessionUserColumns } from '../../lib/auth/sessions.js';
@@ -32,7 +32,7 @@ function checkUpdate(changes: Row, current: Row, { user }: Actor): void {
   }
 }
 
-export function userRouter(ctx: AppContext) {
+export function userModule(ctx: AppContext): ResourceModule {
   const service = createCrudService(ctx.db, {
     resource: userResource,
     table: users,
@@ -44,25 +44,25 @@ export function userRouter(ctx: AppContext) {
         ilike(users.usr_name, likePattern(term)),
         ilike(userroles.name, likePattern(term)),
       ),
-    unique: { users_login_name_lower_idx: 'Login' },
+    unique: { users_login_name_lower_idx: { field: 'usr_login_name', label: 'Login' } },
     hooks: {
-      beforeCreate: async (values) =>
+      beforeCreate: async (_tx, values) =>
         values.usr_login_password === undefined ? { ...values, usr_login_password: NO_PASSWORD } : withHashedPassword(values),
-      beforeUpdate: async (changes, current, actor) => {
+      beforeUpdate: async (_tx, changes, current, actor) => {
         checkUpdate(changes, current, actor);
         return withHashedPassword(changes);
       },
       // A new password, or a deactivation, ends the user's other sessions at once.
-      afterUpdate: async (tx, { id, changed }, actor) => {
-        if (changed.usr_login_password || changed.usr_active) {
-          await endOtherSessions(tx, id, id === actor.user.id ? actor.sessionId : undefined);
+      afterChange: async (tx, change, actor) => {
+        if (change.op === 'update' && (change.changed.usr_login_password || change.changed.usr_active)) {
+          await endOtherSessions(tx, change.id, change.id === actor.user.id ? actor.sessionId : undefined);
         }
       },
       updateEvent: (changed, reference) =>
         Object.keys(changed).join() === 'usr_login_password' ? { type: 'passwordChange', message: `Password of User ${reference} changed` } : undefined,
     },
   });
-  return crudRouter(service);
+  return defineModule(ctx, service);
 }
 
 export const userChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: users, id: users.id, label: users.usr_name });

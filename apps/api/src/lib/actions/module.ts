@@ -1,0 +1,79 @@
+import type { Router } from 'express';
+import { actionsOf, exportColumns, type AnyResource } from '@app/contracts';
+import type { AppContext } from '../context.js';
+import type { CrudService } from '../crud/crud-service.js';
+import { parseListQuery } from '../crud/list-query.js';
+import { sendXlsx } from '../files/xlsx.js';
+import { listAction, recordAction, type ActionImpl } from './types.js';
+
+/**
+ * Everything the API serves for one resource: its service, the service functions of its actions, and the
+ * few routes that are neither CRUD nor an action. The router and the batch workers both read it.
+ */
+export interface ResourceModule {
+  resource: AnyResource;
+  service: CrudService;
+  actions: ReadonlyMap<string, ActionImpl>;
+  /** Routes beyond CRUD and actions (rare). */
+  routes?: Router;
+}
+
+/** Bulk Edit's row: the resource's own update, with the version the client saw, logged as a bulk edit. */
+function bulkEditImpl(service: CrudService, resource: AnyResource): [string, ActionImpl] | undefined {
+  const action = actionsOf(resource).find((a) => a.name === 'bulk_edit');
+  if (!action) return undefined;
+  return recordAction(action, async (tx, actor, target, input) => {
+    const { changes } = input as { changes: Record<string, unknown> };
+    const before = target.row;
+    const after = await service.update(target.id, { id: target.id, ...changes }, target.version, actor, { tx, eventType: 'bulkEdit' });
+    const changed = Object.keys(changes).filter((f) => JSON.stringify(after[f] ?? null) !== JSON.stringify(before[f] ?? null));
+    return { eventRecorded: true, message: changed.length > 0 ? `Changed ${changed.join(', ')}` : 'Nothing to change' };
+  });
+}
+
+/** The xlsx export of the selection or of the overview's filter, with the resource's declared columns. */
+function exportImpl(service: CrudService, resource: AnyResource): [string, ActionImpl] | undefined {
+  const action = actionsOf(resource).find((a) => a.name === 'download_report');
+  const file = resource.export;
+  if (!action || !file) return undefined;
+  const columns = exportColumns(resource.columns);
+  return listAction(action, async (_db, _actor, input) => {
+    const body = input as { ids?: number[]; filter?: Record<string, string | number | boolean> };
+    const filter = Object.fromEntries(Object.entries(body.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
+    const query = parseListQuery(resource, filter);
+    const ids = body.ids && body.ids.length > 0 ? body.ids : undefined;
+    const scope = ids ? `${ids.length} selected` : 'the filtered list';
+    return {
+      eventType: 'export',
+      message: `Exported ${file.filename} (${scope})`,
+      file: {
+        filename: file.filename,
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        write: (res) => sendXlsx(res, file.filename, file.sheet, columns, service.iterate(query, ids)),
+      },
+    };
+  });
+}
+
+/**
+ * A resource's module: its own action functions plus the generic ones its declaration asks for (Bulk Edit,
+ * export). A declared action without a function, or a function without a declaration, stops the start.
+ */
+export function defineModule(
+  _ctx: AppContext,
+  service: CrudService,
+  own: readonly [string, ActionImpl][] = [],
+  routes?: Router,
+): ResourceModule {
+  const resource = service.config.resource;
+  const impls = new Map<string, ActionImpl>([...own, bulkEditImpl(service, resource), exportImpl(service, resource)].filter((e): e is [string, ActionImpl] => e !== undefined));
+  const declared = actionsOf(resource).map((a) => a.name);
+  for (const name of declared) if (!impls.has(name)) throw new Error(`${resource.key}: action "${name}" has no service function`);
+  for (const name of impls.keys()) if (!declared.includes(name)) throw new Error(`${resource.key}: service function "${name}" has no declaration`);
+  for (const action of actionsOf(resource)) {
+    const impl = impls.get(action.name)!;
+    const expected = action.scope === 'list' ? 'list' : 'record';
+    if (impl.kind !== expected) throw new Error(`${resource.key}: action "${action.name}" is a ${action.scope} action but its function is a ${impl.kind} one`);
+  }
+  return { resource, service, actions: impls, routes };
+}

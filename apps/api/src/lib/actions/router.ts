@@ -1,0 +1,99 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { actionPath, actionsOf, runsAsBatch, type AnyAction } from '@app/contracts';
+import type { AppContext } from '../context.js';
+import { actorOf, idParam } from '../crud/crud-router.js';
+import { parseInput } from '../errors.js';
+import { recordEvent } from '../events/record.js';
+import { startBatch } from '../batch/batch-service.js';
+import { sendFile } from '../files/download.js';
+import { acceptUpload } from '../files/upload.js';
+import { route, type Method } from '../routes.js';
+import type { ResourceModule } from './module.js';
+import { runRecordAction } from './run.js';
+import type { ActionOutcome, FileResult, UploadedFile } from './types.js';
+
+async function answerFile(res: Response, file: FileResult): Promise<void> {
+  if ('content' in file) {
+    sendFile(res, { filename: file.filename, mimeType: file.contentType, content: file.content });
+    return;
+  }
+  await file.write(res);
+}
+
+/** The input of a single action: its schema, strict (an unknown field is refused, never dropped). */
+function inputOf(action: AnyAction, req: Request): Record<string, unknown> {
+  const body = req.body === undefined || (action.upload && req.is('multipart/form-data')) ? {} : req.body;
+  return parseInput(action.input.strict(), body, action.label.toLowerCase()) as Record<string, unknown>;
+}
+
+/**
+ * Every route of a resource's actions, derived from their declarations (issue 9): `POST /{resource}/{id}/{action}`
+ * for a record, `POST /{resource}/batch/{action}` for a selection (202 `{run_id}`), `POST /{resource}/{action}`
+ * for the list, and the path the spec names where it names one. The permission table guards each route; the
+ * action's schema checks the input (400 naming the field); the runner answers 409 where the action is not
+ * offered; the event log records what was done.
+ */
+export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
+  const router = Router();
+  const { resource, service } = mod;
+
+  const recordHandler = (action: AnyAction): RequestHandler[] => {
+    const handle: RequestHandler = async (req, res) => {
+      const id = idParam(req.params.id);
+      const input = inputOf(action, req);
+      const file = res.locals.upload as UploadedFile | undefined;
+      const version = req.get('If-Match') ?? undefined;
+      const outcome = await ctx.db.transaction((tx) => runRecordAction(ctx, tx, mod, action, { id, input, actor: actorOf(req), version, file }));
+      await answer(action, res, outcome, id);
+    };
+    return action.upload ? [acceptUpload(action.upload), handle] : [handle];
+  };
+
+  const answer = async (action: AnyAction, res: Response, outcome: ActionOutcome, id?: number) => {
+    switch (action.result) {
+      case 'record':
+        res.json(await service.get(id!));
+        return;
+      case 'file':
+        if (!outcome.file) throw new Error(`${resource.key}.${action.name} answered no file`);
+        await answerFile(res, outcome.file);
+        return;
+      case 'message':
+        res.json({ message: outcome.message ?? 'Done' });
+        return;
+      case 'batch':
+        throw new Error(`${resource.key}.${action.name}: a batch result comes from the batch route`);
+    }
+  };
+
+  const batchHandler = (action: AnyAction): RequestHandler => async (req, res) => {
+    res.status(202).json(await startBatch(ctx, mod, action, req.body, actorOf(req)));
+  };
+
+  const listHandler = (action: AnyAction): RequestHandler => async (req, res) => {
+    const impl = mod.actions.get(action.name);
+    if (impl?.kind !== 'list') throw new Error(`${resource.key}.${action.name} is not a list action`);
+    const actor = actorOf(req);
+    const outcome = await impl.run(ctx.db, actor, inputOf(action, req) as never, { ctx, service });
+    if (!outcome.eventRecorded) await recordEvent(ctx.db, { type: outcome.eventType ?? 'update', userId: actor.user.id, message: outcome.message ?? action.label });
+    await answer(action, res, outcome);
+  };
+
+  const add = (key: string, handlers: RequestHandler[]) => {
+    const [method = '', path = ''] = key.split(' ');
+    route(router, method.toLowerCase() as Method, path, ...handlers);
+  };
+
+  // Batch and list routes first: `/contracts/batch/x` and `/contracts/x` must not be read as a record id.
+  for (const action of actionsOf(resource)) {
+    if (runsAsBatch(action)) add(`POST ${actionPath(resource.apiPath, action, 'batch')}`, [batchHandler(action)]);
+    if (action.scope === 'selection') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [batchHandler(action)]);
+    if (action.scope === 'list') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [listHandler(action)]);
+  }
+  for (const action of actionsOf(resource)) {
+    if (action.scope !== 'record') continue;
+    add(`POST ${actionPath(resource.apiPath, action, 'record')}`, recordHandler(action));
+    if (action.specPath) add(action.specPath, recordHandler(action));
+  }
+  return router;
+}

@@ -1,0 +1,68 @@
+import type { Response } from 'express';
+import type { z } from 'zod';
+import type { ActionDescriptor, EventTypeKey, FieldChanges } from '@app/contracts';
+import type { Database, Tx } from '@app/db';
+import type { AppContext } from '../context.js';
+import type { Actor, CrudService, Row } from '../crud/crud-service.js';
+
+/** A file an action answers: bytes at hand, or written to the response as they come (a streamed export). */
+export type FileResult =
+  | { filename: string; contentType: string; content: Buffer }
+  | { filename: string; contentType: string; write: (res: Response) => Promise<void> };
+
+/** A file received by an upload action (multipart), checked and named safely by the upload middleware. */
+export interface UploadedFile {
+  filename: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  buffer: Buffer;
+}
+
+/** What an action did: the machinery records it in the event log and answers it. */
+export interface ActionOutcome {
+  /** The answer of a message action, and the event's message. */
+  message?: string;
+  /** The fields it changed, for the event (old → new). */
+  changes?: FieldChanges;
+  /** The event type (default `update`). */
+  eventType?: EventTypeKey;
+  /** The service wrote the event itself (an update through the generic service). */
+  eventRecorded?: boolean;
+  file?: FileResult;
+  /** A figure the batch preview totals (the amount an invoice would have). */
+  amount?: number | string;
+}
+
+/** The record an action runs on: locked for the action's transaction. */
+export interface RecordTarget {
+  id: number;
+  row: Row;
+  /** The version the caller saw (If-Match, or the batch row's), when it sent one. */
+  version?: string;
+  file?: UploadedFile;
+}
+
+export interface ActionEnv {
+  ctx: AppContext;
+  service: CrudService;
+}
+
+/** The one function that does a record action's work, inside its transaction (CONVENTIONS "Actions"). */
+export type RecordActionFn<I = Record<string, unknown>> = (tx: Tx, actor: Actor, target: RecordTarget, input: I, env: ActionEnv) => Promise<ActionOutcome | void>;
+
+/** A list action works on the resource as a whole (an export, an import): it opens what it needs itself. */
+export type ListActionFn<I = Record<string, unknown>> = (db: Database, actor: Actor, input: I, env: ActionEnv) => Promise<ActionOutcome>;
+
+export type ActionImpl =
+  | { kind: 'record'; run: RecordActionFn<never> }
+  | { kind: 'list'; run: ListActionFn<never> };
+
+/** Binds a record action's declaration to its service function, with the input typed by its schema. */
+export function recordAction<I extends z.ZodObject>(action: ActionDescriptor<I>, run: RecordActionFn<z.output<I>>): [string, ActionImpl] {
+  return [action.name, { kind: 'record', run: run as RecordActionFn<never> }];
+}
+
+export function listAction<I extends z.ZodObject>(action: ActionDescriptor<I>, run: ListActionFn<z.output<I>>): [string, ActionImpl] {
+  return [action.name, { kind: 'list', run: run as ListActionFn<never> }];
+}

@@ -1,0 +1,255 @@
+import type { Response } from 'express';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  AppError,
+  batchRequestSchema,
+  findAction,
+  roleHasLevel,
+  type AnyAction,
+  type BatchRow,
+  type BatchRun,
+  type BatchRunStatus,
+  type BatchRowStatus,
+} from '@app/contracts';
+import { batchRunRows, batchRuns, users, type DbOrTx, type Tx } from '@app/db';
+import type { AppContext } from '../context.js';
+import type { Actor } from '../crud/crud-service.js';
+import { parseInput } from '../errors.js';
+import { recordEvent } from '../events/record.js';
+import { sendXlsx } from '../files/xlsx.js';
+import { addJob } from '../jobs/queue.js';
+import type { ResourceModule } from '../actions/module.js';
+
+/** The queue task that works through a run's rows. */
+export const BATCH_TASK = 'batch_run';
+
+/**
+ * Jobs started per run: each takes pending rows one at a time (SKIP LOCKED), so a run is shared by the
+ * workers of every process and a large one is not held up by one slow row.
+ */
+const JOBS_PER_RUN = 2;
+
+type RunRecord = typeof batchRuns.$inferSelect;
+
+const isAdministrator = (actor: Actor) => roleHasLevel(actor.user.userrole_name, 'administrator');
+
+/** Enqueues the jobs that work on a run, in the caller's transaction. */
+export async function enqueueRun(tx: DbOrTx, runId: number, rows: number): Promise<void> {
+  for (let i = 0; i < Math.min(JOBS_PER_RUN, Math.max(1, rows)); i++) await addJob(tx, BATCH_TASK, { runId }, { maxAttempts: 10 });
+}
+
+async function createRun(
+  tx: Tx,
+  mod: ResourceModule,
+  action: AnyAction,
+  spec: { ids: number[]; input: Record<string, unknown>; dryRun: boolean; versions?: Record<string, string>; sourceRunId?: number; label: string },
+  actor: Actor,
+): Promise<number> {
+  const ids = [...new Set(spec.ids)];
+  const references = await mod.service.references(ids, tx);
+  const [run] = await tx
+    .insert(batchRuns)
+    .values({
+      resource: mod.resource.key,
+      action: action.name,
+      label: spec.label,
+      input: spec.input,
+      dry_run: spec.dryRun,
+      source_run_id: spec.sourceRunId ?? null,
+      created_user: actor.user.id,
+    })
+    .returning({ id: batchRuns.id });
+  const runId = run!.id;
+  await tx.insert(batchRunRows).values(
+    ids.map((id, position) => ({
+      run_id: runId,
+      position,
+      record_id: id,
+      // A record that is gone is still a row: it fails with "not found" when its turn comes.
+      reference: references.get(id) ?? `#${id}`,
+      version: spec.versions?.[String(id)] ?? null,
+    })),
+  );
+  await recordEvent(tx, {
+    type: 'batchRun',
+    userId: actor.user.id,
+    message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural} (run ${runId})`,
+  });
+  await enqueueRun(tx, runId, ids.length);
+  return runId;
+}
+
+/** The label of a run: the batch label of a record action, the action's label otherwise. */
+export function batchLabel(action: AnyAction): string {
+  return action.batch?.label ?? action.label;
+}
+
+/**
+ * `POST /{resource}/batch/{action}`: `{ids, dry_run?, versions?, …input}` → a queued run (202 `{run_id}`).
+ * The input is validated here, once, so every row runs with the same checked input.
+ */
+export async function startBatch(ctx: AppContext, mod: ResourceModule, action: AnyAction, body: unknown, actor: Actor): Promise<{ run_id: number }> {
+  const { ids, dry_run, versions, ...input } = parseInput(batchRequestSchema(action.input), body ?? {}, action.label.toLowerCase()) as {
+    ids: number[];
+    dry_run?: boolean;
+    versions?: Record<string, string>;
+  } & Record<string, unknown>;
+  const runId = await ctx.db.transaction((tx) =>
+    createRun(tx, mod, action, { ids, input, dryRun: dry_run === true, versions, label: batchLabel(action) }, actor),
+  );
+  return { run_id: runId };
+}
+
+/** A run the caller may see: their own, or any for an Administrator (others are not found). */
+async function loadRun(db: DbOrTx, id: number, actor: Actor): Promise<RunRecord> {
+  const [run] = await db.select().from(batchRuns).where(eq(batchRuns.id, id));
+  if (!run || (run.created_user !== actor.user.id && !isAdministrator(actor))) throw new AppError('NOT_FOUND', `Batch run ${id} not found`);
+  return run;
+}
+
+function actionOfRun(modules: ReadonlyMap<string, ResourceModule>, run: RunRecord): { mod: ResourceModule; action: AnyAction } {
+  const mod = modules.get(run.resource);
+  const action = mod && findAction(mod.resource, run.action);
+  if (!mod || !action) throw new AppError('CONFLICT', `The action of batch run ${run.id} no longer exists`);
+  return { mod, action };
+}
+
+const asNumber = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+async function rowsOf(db: DbOrTx, runId: number): Promise<BatchRow[]> {
+  const rows = await db
+    .select({ id: batchRunRows.record_id, reference: batchRunRows.reference, status: batchRunRows.status, message: batchRunRows.message, amount: batchRunRows.amount })
+    .from(batchRunRows)
+    .where(eq(batchRunRows.run_id, runId))
+    .orderBy(asc(batchRunRows.position));
+  return rows.map((r) => ({ ...r, status: r.status as BatchRowStatus, ok: r.status === 'ok', amount: asNumber(r.amount) }));
+}
+
+/** `GET /batch_runs/{id}`: status, counts and every row's outcome so far. */
+export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise<BatchRun> {
+  const run = await loadRun(ctx.db, id, actor);
+  const [rows, [creator]] = await Promise.all([
+    rowsOf(ctx.db, id),
+    ctx.db.select({ name: users.usr_name }).from(users).where(eq(users.id, run.created_user)),
+  ]);
+  const finished = rows.filter((r) => r.status === 'ok' || r.status === 'failed');
+  const amounts = rows.filter((r) => r.ok && r.amount !== null);
+  return {
+    id: run.id,
+    resource: run.resource,
+    action: run.action,
+    label: run.label,
+    dry_run: run.dry_run,
+    status: run.status as BatchRunStatus,
+    total: rows.length,
+    done: finished.length,
+    failed: rows.filter((r) => r.status === 'failed').length,
+    // Cents, so the total of many amounts stays exact.
+    amount: amounts.length > 0 ? amounts.reduce((sum, r) => sum + Math.round(r.amount! * 100), 0) / 100 : null,
+    created_user: creator?.name ?? null,
+    created_timestamp: run.created_timestamp.toISOString(),
+    finished_timestamp: run.finished_timestamp?.toISOString() ?? null,
+    source_run_id: run.source_run_id,
+    rows,
+  };
+}
+
+const STATUS_TEXT: Record<BatchRowStatus, string> = { pending: 'Not done', ok: 'OK', failed: 'Error', cancelled: 'Cancelled' };
+
+/** `GET /batch_runs/{id}/result`: the rows and their outcome as an xlsx file. */
+export async function sendRunResult(ctx: AppContext, id: number, actor: Actor, res: Response): Promise<void> {
+  const run = await loadRun(ctx.db, id, actor);
+  const rows = await rowsOf(ctx.db, id);
+  const filename = `Batch_${run.id}_${run.label.replace(/[^A-Za-z0-9]+/g, '_')}.xlsx`;
+  async function* lines() {
+    let n = 1;
+    for (const r of rows) yield { n: n++, reference: r.reference, result: STATUS_TEXT[r.status], message: r.message, amount: r.amount };
+  }
+  await sendXlsx(
+    res,
+    filename,
+    run.dry_run ? 'Preview' : 'Result',
+    [
+      { field: 'n', title: 'Row', format: 'number', width: 42 },
+      { field: 'reference', title: 'Reference', width: 196 },
+      { field: 'result', title: 'Result', width: 84 },
+      { field: 'message', title: 'Message', width: 420 },
+      { field: 'amount', title: 'Amount', format: 'money', width: 98 },
+    ],
+    lines(),
+  );
+}
+
+/** The caller may steer the run (its creator or an Administrator) and may still run its action. */
+function checkMaySteer(run: RunRecord, action: AnyAction, actor: Actor): void {
+  if (!roleHasLevel(actor.user.userrole_name, action.level)) throw new AppError('FORBIDDEN', 'Your role does not allow this');
+  if (run.created_user !== actor.user.id && !isAdministrator(actor)) throw new AppError('NOT_FOUND', `Batch run ${run.id} not found`);
+}
+
+/** `POST /batch_runs/{id}/retry_failed`: the failed rows only are done again; the rest keep their outcome. */
+export async function retryFailed(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, id: number, actor: Actor): Promise<BatchRun> {
+  await ctx.db.transaction(async (tx) => {
+    const run = await loadRun(tx, id, actor);
+    checkMaySteer(run, actionOfRun(modules, run).action, actor);
+    if (run.status !== 'finished') throw new AppError('CONFLICT', 'A batch run can be retried once it has finished');
+    const again = await tx
+      .update(batchRunRows)
+      .set({ status: 'pending', message: null, amount: null, worker: null, finished_timestamp: null })
+      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'failed')))
+      .returning({ id: batchRunRows.id });
+    if (again.length === 0) throw new AppError('CONFLICT', 'This batch run has no failed rows');
+    await tx.update(batchRuns).set({ status: 'queued', finished_timestamp: null, heartbeat_timestamp: null }).where(eq(batchRuns.id, id));
+    await recordEvent(tx, { type: 'batchRun', userId: actor.user.id, message: `Batch "${run.label}" (run ${id}): ${again.length} failed row(s) retried` });
+    await enqueueRun(tx, id, again.length);
+  });
+  return getRun(ctx, id, actor);
+}
+
+/** `POST /batch_runs/{id}/cancel`: rows not yet done are not done; the row at work finishes first. */
+export async function cancelRun(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, id: number, actor: Actor): Promise<BatchRun> {
+  await ctx.db.transaction(async (tx) => {
+    const run = await loadRun(tx, id, actor);
+    checkMaySteer(run, actionOfRun(modules, run).action, actor);
+    const [stopped] = await tx
+      .update(batchRuns)
+      .set({ status: 'cancelled', finished_timestamp: sql`now()` })
+      .where(and(eq(batchRuns.id, id), inArray(batchRuns.status, ['queued', 'running'])))
+      .returning({ id: batchRuns.id });
+    if (!stopped) throw new AppError('CONFLICT', 'This batch run is already over');
+    const skipped = await tx
+      .update(batchRunRows)
+      .set({ status: 'cancelled', finished_timestamp: sql`now()` })
+      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'pending')))
+      .returning({ id: batchRunRows.id });
+    await recordEvent(tx, { type: 'batchRun', userId: actor.user.id, message: `Batch "${run.label}" (run ${id}) cancelled: ${skipped.length} row(s) not done` });
+  });
+  return getRun(ctx, id, actor);
+}
+
+/**
+ * `POST /batch_runs/{id}/confirm`: does for real what a finished preview showed, on the rows the preview
+ * found fine (the refused ones were shown with their reason). Answers the new run.
+ */
+export async function confirmRun(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, id: number, actor: Actor): Promise<{ run_id: number }> {
+  const runId = await ctx.db.transaction(async (tx) => {
+    const run = await loadRun(tx, id, actor);
+    const { mod, action } = actionOfRun(modules, run);
+    checkMaySteer(run, action, actor);
+    if (!run.dry_run || run.status !== 'finished') throw new AppError('CONFLICT', 'Only a finished preview can be confirmed');
+    const ok = await tx
+      .select({ id: batchRunRows.record_id, version: batchRunRows.version })
+      .from(batchRunRows)
+      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'ok')))
+      .orderBy(asc(batchRunRows.position));
+    if (ok.length === 0) throw new AppError('CONFLICT', 'The preview found no row that can be done');
+    const versions = Object.fromEntries(ok.filter((r) => r.version !== null).map((r) => [String(r.id), r.version!]));
+    return createRun(
+      tx,
+      mod,
+      action,
+      { ids: ok.map((r) => r.id), input: run.input as Record<string, unknown>, dryRun: false, versions, sourceRunId: id, label: run.label },
+      actor,
+    );
+  });
+  return { run_id: runId };
+}

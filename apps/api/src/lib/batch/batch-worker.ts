@@ -1,0 +1,171 @@
+import { hostname } from 'node:os';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { AppError, batchErrorLine, findAction, roleHasLevel, type AnyAction, type SessionUser } from '@app/contracts';
+import { batchRunRows, batchRuns, type Tx } from '@app/db';
+import type { AppContext } from '../context.js';
+import { findActiveUser } from '../auth/sessions.js';
+import type { Actor } from '../crud/crud-service.js';
+import { appErrorOfDatabase, isRetryable } from '../db-errors.js';
+import { recordEvent } from '../events/record.js';
+import type { ResourceModule } from '../actions/module.js';
+import { runRecordAction } from '../actions/run.js';
+import { enqueueRun } from './batch-service.js';
+
+/** Names the worker that did a row (shown to operators in the run's rows). */
+export const WORKER_NAME = `${hostname()}:${process.pid}`;
+
+/** Thrown inside a preview row's savepoint after the work was done, so that all of it is rolled back. */
+class PreviewRollback extends Error {}
+
+export interface BatchWorkerOptions {
+  /** A pause between two rows of a run (BATCH_ROW_PAUSE_MS), so a big run leaves room for interactive requests. */
+  rowPauseMs: number;
+  /** How often a working job says it is alive. */
+  heartbeatMs: number;
+}
+
+type RunRecord = typeof batchRuns.$inferSelect;
+
+/**
+ * Takes the next pending row of a run and does it, in one transaction with its outcome: either the row's work
+ * and its `ok` commit together, or neither does (a crash rolls both back and the row is taken again). Rows
+ * locked by another worker are skipped, so two processes share a run without doing a row twice. Answers false
+ * when no row is left for this worker.
+ */
+async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction, run: RunRecord, actor: Actor | undefined): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: batchRunRows.id, record_id: batchRunRows.record_id, reference: batchRunRows.reference, version: batchRunRows.version })
+      .from(batchRunRows)
+      .where(and(eq(batchRunRows.run_id, run.id), eq(batchRunRows.status, 'pending')))
+      .orderBy(asc(batchRunRows.position))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!row) return false;
+    let ok = true;
+    let message: string | null = null;
+    let amount: string | null = null;
+    try {
+      if (!actor) throw new AppError('FORBIDDEN', 'The user who started this run may no longer run it');
+      await tx.transaction(async (work) => {
+        const outcome = await runRecordAction(ctx, work as Tx, mod, action, {
+          id: row.record_id,
+          input: run.input as Record<string, unknown>,
+          actor,
+          version: row.version ?? undefined,
+        });
+        message = outcome.message ?? 'Done';
+        amount = outcome.amount === undefined ? null : String(outcome.amount);
+        if (run.dry_run) throw new PreviewRollback();
+      });
+    } catch (err) {
+      if (!(err instanceof PreviewRollback)) {
+        // A race the database broke off: the whole row is taken again (it is still pending).
+        if (isRetryable(err)) throw err;
+        const known = err instanceof AppError ? err : appErrorOfDatabase(err);
+        if (!known) ctx.logger.error({ err, runId: run.id, recordId: row.record_id }, 'batch row failed');
+        ok = false;
+        message = batchErrorLine(row.reference, known?.message ?? 'an unexpected error (see the server log)');
+        amount = null;
+      }
+    }
+    await tx
+      .update(batchRunRows)
+      .set({ status: ok ? 'ok' : 'failed', message, amount, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()` })
+      .where(eq(batchRunRows.id, row.id));
+    return true;
+  });
+}
+
+/** Marks the run finished once no row is pending, exactly once, with its outcome in the event log. */
+async function finishIfDone(ctx: AppContext, run: RunRecord): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [finished] = await tx
+      .update(batchRuns)
+      .set({ status: 'finished', finished_timestamp: sql`now()` })
+      .where(
+        and(
+          eq(batchRuns.id, run.id),
+          inArray(batchRuns.status, ['queued', 'running']),
+          sql`not exists (select 1 from ${batchRunRows} where ${batchRunRows.run_id} = ${run.id} and ${batchRunRows.status} = 'pending')`,
+        ),
+      )
+      .returning({ id: batchRuns.id });
+    if (!finished) return;
+    const counts = await tx
+      .select({ status: batchRunRows.status, n: sql<number>`count(*)::int` })
+      .from(batchRunRows)
+      .where(eq(batchRunRows.run_id, run.id))
+      .groupBy(batchRunRows.status);
+    const n = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
+    await recordEvent(tx, {
+      type: 'batchRun',
+      userId: run.created_user,
+      message: `Batch "${run.label}"${run.dry_run ? ' (preview)' : ''} finished (run ${run.id}): ${n('ok')} ok, ${n('failed')} failed`,
+    });
+  });
+}
+
+async function actorOf(ctx: AppContext, run: RunRecord, action: AnyAction): Promise<Actor | undefined> {
+  const user: SessionUser | undefined = await findActiveUser(ctx.db, run.created_user);
+  return user && roleHasLevel(user.userrole_name, action.level) ? { user } : undefined;
+}
+
+/**
+ * The queue task of a run: works through its pending rows one at a time until none is left for it, touching
+ * the run's heartbeat meanwhile, then finishes the run if it was the last to work on it.
+ */
+export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, options: BatchWorkerOptions) {
+  return async (payload: unknown): Promise<void> => {
+    const runId = Number((payload as { runId?: unknown } | null)?.runId);
+    if (!Number.isInteger(runId)) return;
+    const [run] = await ctx.db.select().from(batchRuns).where(eq(batchRuns.id, runId));
+    if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+    const mod = modules.get(run.resource);
+    const action = mod && findAction(mod.resource, run.action);
+    if (!mod || !action) {
+      ctx.logger.error({ runId }, `batch run of an unknown action ${run.resource}.${run.action}`);
+      return;
+    }
+    await ctx.db.update(batchRuns).set({ status: 'running', heartbeat_timestamp: sql`now()` }).where(and(eq(batchRuns.id, runId), eq(batchRuns.status, 'queued')));
+    const actor = await actorOf(ctx, run, action);
+    const heartbeat = setInterval(() => {
+      ctx.db
+        .update(batchRuns)
+        .set({ heartbeat_timestamp: sql`now()` })
+        .where(eq(batchRuns.id, runId))
+        .catch((err: unknown) => ctx.logger.warn({ err, runId }, 'batch heartbeat failed'));
+    }, options.heartbeatMs);
+    try {
+      while (await doNextRow(ctx, mod, action, run, actor)) {
+        if (options.rowPauseMs > 0) await new Promise((r) => setTimeout(r, options.rowPauseMs));
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await finishIfDone(ctx, run);
+  };
+}
+
+/**
+ * Takes up runs whose workers died (a crash, a kill): an unfinished run whose heartbeat is older than
+ * `staleSeconds` gets new jobs, which do its pending rows and finish it. Its in-flight row was rolled back with
+ * the dead connection, so it is done again, once. Marking the heartbeat in the same statement keeps two
+ * sweepers from both taking it up.
+ */
+export async function resumeStaleRuns(ctx: AppContext, staleSeconds: number): Promise<number[]> {
+  return ctx.db.transaction(async (tx) => {
+    const stale = await tx
+      .update(batchRuns)
+      .set({ heartbeat_timestamp: sql`now()` })
+      .where(
+        and(
+          inArray(batchRuns.status, ['queued', 'running']),
+          sql`coalesce(${batchRuns.heartbeat_timestamp}, ${batchRuns.created_timestamp}) < now() - make_interval(secs => ${staleSeconds})`,
+        ),
+      )
+      .returning({ id: batchRuns.id });
+    for (const { id } of stale) await enqueueRun(tx, id, 2);
+    return stale.map((r) => r.id);
+  });
+}

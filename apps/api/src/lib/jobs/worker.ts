@@ -1,0 +1,40 @@
+import { run, type Runner } from 'graphile-worker';
+import type { AppContext } from '../context.js';
+import type { ResourceModule } from '../actions/module.js';
+import { BATCH_TASK } from '../batch/batch-service.js';
+import { batchRunTask, resumeStaleRuns } from '../batch/batch-worker.js';
+import { workerLogger } from './queue.js';
+
+export interface Workers {
+  stop(): Promise<void>;
+}
+
+/**
+ * The job workers of this process (DESIGN §10): graphile-worker over the app's pool, plus the sweeper that
+ * takes up batch runs whose worker died. Any number of processes may run them against one database.
+ */
+export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>): Promise<Workers> {
+  const { env } = ctx;
+  const runner: Runner = await run({
+    pgPool: ctx.db.$client,
+    concurrency: env.WORKER_CONCURRENCY,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger: workerLogger(ctx.logger),
+    taskList: {
+      [BATCH_TASK]: batchRunTask(ctx, modules, { rowPauseMs: env.BATCH_ROW_PAUSE_MS, heartbeatMs: Math.max(250, (env.BATCH_STALE_SECONDS * 1000) / 4) }),
+    },
+  });
+  const sweep = () =>
+    resumeStaleRuns(ctx, env.BATCH_STALE_SECONDS)
+      .then((ids) => ids.length > 0 && ctx.logger.info({ runs: ids }, 'batch runs taken up again'))
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'batch sweep failed'));
+  void sweep();
+  const sweeper = setInterval(sweep, Math.max(500, (env.BATCH_STALE_SECONDS * 1000) / 2));
+  return {
+    async stop() {
+      clearInterval(sweeper);
+      await runner.stop();
+    },
+  };
+}

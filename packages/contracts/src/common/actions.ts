@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type { Level } from '../auth/roles.js';
+import type { ChoiceListName } from './choice.js';
+
+/**
+ * Where an action works: on one record (`POST /{resource}/{id}/{action}`), on a selection of records as a
+ * batch run (`POST /{resource}/batch/{action}`), or on the resource as a whole (`POST /{resource}/{action}`).
+ */
+export type ActionScope = 'record' | 'selection' | 'list';
+
+/**
+ * What an action answers: the changed record (merged into the screen), a message (shown), a file
+ * (downloaded), or a batch run (followed in the batch dialog).
+ */
+export type ActionResultKind = 'record' | 'message' | 'file' | 'batch';
+
+/** Field kinds of the detail screens, filter cards and action dialogs (spec §2 "Detail screens"). */
+export type FieldKind =
+  | 'text'
+  | 'textarea'
+  | 'password'
+  | 'email'
+  | 'phone'
+  | 'iban'
+  | 'number'
+  | 'money'
+  | 'date'
+  | 'simpleDate'
+  | 'dateRange'
+  | 'boolean'
+  | 'select';
+
+/** How an action's dialog asks for one input field (the field's rules are the input schema's). */
+export interface ActionField {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  choices?: ChoiceListName;
+  options?: readonly { value: string | number | boolean; label: string }[];
+  description?: string;
+  /** boolean: Yes / No / empty, so that "unchanged" differs from "No" (bulk edit). */
+  allowEmpty?: boolean;
+}
+
+/** An upload action takes one file (multipart field `field`) besides its input. */
+export interface UploadSpec {
+  field: string;
+  maxBytes: number;
+  /** MIME types accepted, checked from the content. */
+  types: readonly string[];
+}
+
+export type ActionRow = Record<string, unknown>;
+
+/**
+ * One action, declared once beside its resource (CONVENTIONS "Actions"). The API derives its routes, role
+ * check, input validation, "not offered in this state" (409), event entry and OpenAPI entry from this; the web
+ * derives its button or menu item, input dialog and the handling of its result.
+ */
+export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
+  /** Path segment and key (`update_status`). */
+  name: string;
+  /** Label of the button or menu item. */
+  label: string;
+  scope: ActionScope;
+  input: Input;
+  /** The dialog's fields; an action without fields asks nothing (or only a confirmation). */
+  fields?: readonly ActionField[];
+  result: ActionResultKind;
+  /** The least role that may run it (spec §6). */
+  level: Level;
+  /** The views (view keys) that offer it; every view of the resource when absent. */
+  views?: readonly string[];
+  /**
+   * Null when the action is offered on this record, otherwise the reason it is not (answered with 409 and
+   * shown as the disabled button's tooltip). Given the input when there is one: the status action is offered
+   * from a status only towards the statuses the table allows.
+   */
+  offeredWhen?: (row: ActionRow, input?: z.output<Input>) => string | null;
+  /**
+   * Buttons that run the action with a fixed input (the status actions: one button per target status). A
+   * variant is shown only where `offeredWhen(row, variant.input)` allows it.
+   */
+  variants?: readonly { label: string; input: z.input<Input> }[];
+  /** A record action also offered on a selection, as a batch run under this label. */
+  batch?: { label: string; preview?: boolean; confirm?: string };
+  /** A confirm dialog comes first, with this question. */
+  confirm?: string;
+  /** A selection action shows a dry-run preview before it changes anything. */
+  preview?: boolean;
+  /** The path the spec names for it, kept valid beside the derived one (`PUT /contracts/:id/update_status`). */
+  specPath?: `${'PUT' | 'POST'} /${string}`;
+  /** File actions: the name the web saves the file under when the server gives none. */
+  filename?: string;
+  upload?: UploadSpec;
+  /** What the spec's error catalogue calls it: a failure shows `Server error while {failureText}`. */
+  failureText?: string;
+}
+
+export function defineAction<Input extends z.ZodObject>(action: ActionDescriptor<Input>): ActionDescriptor<Input> {
+  return action;
+}
+
+export type AnyAction = ActionDescriptor<z.ZodObject>;
+
+/** The path of an action under /api/v1.0, Express-style (`/contracts/:id/mark_sent`, `/contracts/batch/mark_sent`). */
+export function actionPath(apiPath: string, action: Pick<AnyAction, 'name' | 'scope'>, as: 'record' | 'batch' | 'list'): string {
+  if (as === 'record') return `/${apiPath}/:id/${action.name}`;
+  if (as === 'batch') return `/${apiPath}/batch/${action.name}`;
+  return `/${apiPath}/${action.name}`;
+}
+
+/** Whether an action runs on a selection as a batch run. */
+export function runsAsBatch(action: Pick<AnyAction, 'scope' | 'batch'>): boolean {
+  return action.scope === 'selection' || (action.scope === 'record' && action.batch !== undefined);
+}
+
+/** Why an action is not offered on a record (null: it is). */
+export function whyNotOffered(action: Pick<AnyAction, 'offeredWhen'>, row: ActionRow, input?: unknown): string | null {
+  return action.offeredWhen ? action.offeredWhen(row, input as never) : null;
+}
+
+/** Most rows one batch run takes. */
+export const MAX_BATCH_ROWS = 2000;
+
+/**
+ * The body of `POST /{resource}/batch/{action}`: the selected ids, whether only to preview, the version
+ * (edit_timestamp) of each row as the client saw it, plus the action's own input fields.
+ */
+export function batchRequestSchema<Input extends z.ZodObject>(input: Input) {
+  return input.strict().extend({
+    ids: z
+      .array(z.number({ error: 'ids must be record ids' }).int().positive(), { error: 'ids must be a list of record ids' })
+      .min(1, 'Select at least one row')
+      .max(MAX_BATCH_ROWS, `At most ${MAX_BATCH_ROWS} rows at once`),
+    dry_run: z.boolean().optional(),
+    /** Row id → the edit_timestamp the client saw: a row changed since is refused, not overwritten. */
+    versions: z.record(z.string(), z.string()).optional(),
+  });
+}

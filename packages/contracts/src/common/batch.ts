@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** A batch run's life: queued → running → finished, or cancelled on the way (DESIGN §10). */
+export const BATCH_RUN_STATUSES = ['queued', 'running', 'finished', 'cancelled'] as const;
+export type BatchRunStatus = (typeof BATCH_RUN_STATUSES)[number];
+
+/** A row's outcome: pending until its transaction commits, then ok or failed; cancelled if the run was. */
+export const BATCH_ROW_STATUSES = ['pending', 'ok', 'failed', 'cancelled'] as const;
+export type BatchRowStatus = (typeof BATCH_ROW_STATUSES)[number];
+
+export const BatchRowSchema = z.object({
+  id: z.number().int().describe('the record the row is about'),
+  reference: z.string(),
+  status: z.enum(BATCH_ROW_STATUSES),
+  /** True when the row was done (or, in a dry run, would be). */
+  ok: z.boolean(),
+  /** What was done, or `Error for {reference}: {reason}`. */
+  message: z.string().nullable(),
+  /** Figures a preview totals (an amount, a count). */
+  amount: z.number().nullable(),
+});
+
+export const BatchRunSchema = z.object({
+  id: z.number().int(),
+  resource: z.string(),
+  action: z.string(),
+  label: z.string(),
+  dry_run: z.boolean(),
+  status: z.enum(BATCH_RUN_STATUSES),
+  total: z.number().int(),
+  done: z.number().int(),
+  failed: z.number().int(),
+  /** Sum of the rows' amounts, where the action reports one (how much a preview would invoice). */
+  amount: z.number().nullable(),
+  created_user: z.string().nullable(),
+  created_timestamp: z.string(),
+  finished_timestamp: z.string().nullable(),
+  /** The dry run this run confirmed, if any. */
+  source_run_id: z.number().int().nullable(),
+  rows: z.array(BatchRowSchema),
+});
+
+export type BatchRow = z.infer<typeof BatchRowSchema>;
+export type BatchRun = z.infer<typeof BatchRunSchema>;
+
+/** `202 {run_id}`: a batch run was started; follow it at `GET /batch_runs/{run_id}`. */
+export const BatchStartedSchema = z.object({ run_id: z.number().int() });
+export type BatchStarted = z.infer<typeof BatchStartedSchema>;
+
+/** The line a failed row shows (spec §8: "Batch row failures add 'Error for {reference}'"). */
+export function batchErrorLine(reference: string, reason: string): string {
+  return `Error for ${reference}: ${reason}`;
+}
+
+export function isRunOver(status: BatchRunStatus): boolean {
+  return status === 'finished' || status === 'cancelled';
+}

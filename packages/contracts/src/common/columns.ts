@@ -1,0 +1,41 @@
+/** How a value is shown in an overview cell, a read-only field and an xlsx cell: the one list of formats. */
+export type ValueFormat = 'text' | 'number' | 'money' | 'date' | 'datetime' | 'bool';
+
+/**
+ * One column of a resource, declared once beside the resource: the overview table, the xlsx export and the
+ * OpenAPI document all read it. The web adds only how a cell is drawn when it is more than its formatted value
+ * (a link to another record).
+ */
+export interface ColumnDescriptor<Field extends string = string> {
+  /** The row field shown in the column (spec §3 name). */
+  field: Field;
+  title: string;
+  format?: ValueFormat;
+  /**
+   * The sort key sent to the API. Defaults to `field` when the resource lists it as sortable; `false` makes the
+   * column unsortable.
+   */
+  sortKey?: string | false;
+  /** Width in the overview (px) and, divided by 7, in the spreadsheet (characters). */
+  width?: number;
+  /** Kept on one line in the overview (codes such as `EU-FULL`); dates, times and amounts always are. */
+  nowrap?: boolean;
+  /** Only in the export (false: only in the overview). Default: both. */
+  overview?: boolean;
+  export?: boolean;
+}
+
+export function overviewColumns<C extends ColumnDescriptor>(columns: readonly C[]): C[] {
+  return columns.filter((c) => c.overview !== false);
+}
+
+export function exportColumns<C extends ColumnDescriptor>(columns: readonly C[]): C[] {
+  return columns.filter((c) => c.export !== false);
+}
+
+/** The sort key a column's header sends, or null when the column cannot be sorted by. */
+export function columnSortKey(column: Pick<ColumnDescriptor, 'field' | 'sortKey'>, sortable: readonly string[]): string | null {
+  if (column.sortKey === false) return null;
+  const key = column.sortKey ?? column.field;
+  return sortable.includes(key) ? key : null;
+}
