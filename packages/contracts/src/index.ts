@@ -4,6 +4,7 @@ export * from './common/choice.js';
 export * from './common/format.js';
 export * from './common/resource.js';
 export * from './common/fields.js';
+export * from './common/files.js';
 export * from './auth/roles.js';
 export * from './auth/session.js';
 export * from './auth/permissions.js';

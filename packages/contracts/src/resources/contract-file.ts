@@ -1,9 +1,25 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
 import { optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { FILE_KINDS, type FileKind } from '../common/files.js';
 
 /** Largest document accepted by an upload (bytes). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/**
+ * What a contract document may be (decision 008): scans and photos of papers, signed PDFs, office documents
+ * and plain text. No formats that can carry scripts or macros (HTML, SVG, docm/xlsm, legacy .doc/.xls).
+ */
+export const DOCUMENT_FILE_KINDS: readonly FileKind[] = [
+  FILE_KINDS.pdf,
+  FILE_KINDS.jpeg,
+  FILE_KINDS.png,
+  FILE_KINDS.docx,
+  FILE_KINDS.xlsx,
+  FILE_KINDS.odt,
+  FILE_KINDS.ods,
+  FILE_KINDS.text,
+];
 
 export const ContractFileSchema = z.object({
   id: z.number().int(),
