@@ -10,6 +10,7 @@ import type { AppContext } from './lib/context.js';
 import { authenticate } from './lib/auth/middleware.js';
 import { authRouter } from './lib/auth/auth.router.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
+import { jsonBody } from './lib/json-body.js';
 import { openApiDocument } from './lib/openapi.js';
 import { route } from './lib/routes.js';
 import type { ResourceModule } from './lib/actions/module.js';
@@ -17,10 +18,13 @@ import { resourceModules, resourceRouters } from './resources/index.js';
 
 export type { AppContext } from './lib/context.js';
 
+/** Largest JSON request body (bytes): records and selections are small; files come as multipart. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
 /** The API under /api/v1.0: body parsing, authentication, every route, and the error handler. */
 export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): Router {
   const api = Router();
-  api.use(express.json({ limit: '1mb' }));
+  api.use(jsonBody(JSON_BODY_LIMIT));
   api.use(cookieParser());
   api.use(authenticate(ctx));
   api.use(authRouter(ctx));

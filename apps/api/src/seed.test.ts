@@ -31,7 +31,7 @@ describe('seed data', () => {
     expect(rows.some((r) => r.name !== r.name.normalize("NFD").replace(/\p{Diacritic}/gu, ""))).toBe(true);
     const statuses = (await t.db.execute<{ s: number }>(sql`select distinct contract_status_id as s from contracts order by 1`)).rows.map((r) => r.s);
     expect(statuses).toEqual([1, 2, 3, 4, 5, 6]);
-    const files = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contract_files where content is not null`)).rows[0]!.n;
+    const files = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contract_files where file_id is not null`)).rows[0]!.n;
     expect(files).toBeGreaterThan(0);
     expect(await seedDemo(t.db)).toEqual({ students: 0, contracts: 0 });
   });

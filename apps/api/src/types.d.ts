@@ -1,4 +1,5 @@
 import type { SessionUser } from '@app/contracts';
+import type { Upload } from './lib/files/upload.js';
 
 declare global {
   namespace Express {
@@ -8,6 +9,8 @@ declare global {
       sessionId?: string;
       /** Why there is no user: shown in the 401. */
       authProblem?: string;
+      /** The file (and declared fields) of a multipart upload, set by `acceptUpload`. */
+      upload?: Upload;
     }
   }
 }

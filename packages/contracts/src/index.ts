@@ -9,6 +9,7 @@ export * from './common/views.js';
 export * from './common/actions.js';
 export * from './common/resource-actions.js';
 export * from './common/batch.js';
+export * from './common/files.js';
 export * from './auth/roles.js';
 export * from './auth/session.js';
 export * from './auth/permissions.js';

@@ -1,6 +1,10 @@
+import express from 'express';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { errorHandler } from './errors.js';
 import { setupTestApp } from '../test/app.js';
 import { userWithToken } from '../test/factories.js';
+import { listen, streamUpload } from '../test/files.js';
 
 const t = await setupTestApp();
 const admin = await userWithToken(t.app, t.db, 'Administrator');
@@ -18,14 +22,66 @@ describe('error answers', () => {
     expect(res.body).toEqual({ message: 'The request body is not valid JSON' });
   });
 
-  it('answers 413 for a body over the limit', async () => {
+  it('answers 413 JSON for a body over the limit', async () => {
     const res = await t
       .http()
       .post('/api/v1.0/countries')
       .set('Authorization', `Bearer ${admin.token}`)
       .send({ cntry_code: 'BIG', cntry_name: 'x'.repeat(1_100_000) });
     expect(res.status).toBe(413);
-    expect(res.body.message).toBe('The request body is too large');
+    expect(res.body).toEqual({ message: 'The request body is larger than 1 MB' });
+  });
+
+  it('answers 413 for a chunked body (no length) over the limit once it passes the limit', async () => {
+    const port = await listen(t.app);
+    const answer = await streamUpload({
+      port,
+      path: '/api/v1.0/countries',
+      headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
+      head: Buffer.from('{"cntry_code": "BIG", "cntry_name": "'),
+      filler: Buffer.alloc(64 * 1024, 0x78),
+      maxBytes: 2 * 1024 * 1024,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ message: 'The request body is larger than 1 MB' });
+  });
+
+  it('answers 413 for a declared length over the limit before the body is sent, and closes the connection', async () => {
+    const port = await listen(t.app);
+    const head = Buffer.from('{"cntry_code": "BIG", "cntry_name": "');
+    const answer = await streamUpload({
+      port,
+      path: '/api/v1.0/countries',
+      headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json', 'Content-Length': 300 * 1024 * 1024 },
+      head,
+      maxBytes: head.length,
+      end: false,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ message: 'The request body is larger than 1 MB' });
+    expect(answer.connection).toBe('close');
+    expect(answer.closedByServer).toBe(true);
+    // The server serves the next request as usual.
+    expect((await t.http().get('/api/v1.0/countries').set('Authorization', `Bearer ${admin.token}`)).status).toBe(200);
+  });
+
+  it('answers 400, not 500, for a request body that broke off or a busboy error that escaped', async () => {
+    const raw = express();
+    const errors: Record<string, unknown> = {
+      aborted: Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400, expose: true }),
+      short: Object.assign(new Error('request size did not match content length'), { type: 'request.size.invalid', status: 400, expose: true }),
+      busboy: new Error('Unexpected end of form'),
+      boundary: new Error('Multipart: Boundary not found'),
+    };
+    raw.get('/:name', (req) => {
+      throw errors[req.params.name];
+    });
+    raw.use(errorHandler);
+    for (const name of Object.keys(errors)) {
+      const res = await request(raw).get(`/${name}`);
+      expect(res.status, name).toBe(400);
+      expect(res.body, name).toEqual({ message: 'The request body is malformed or incomplete' });
+    }
   });
 
   it('answers 404 JSON for unknown routes under /api', async () => {

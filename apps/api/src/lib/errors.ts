@@ -38,12 +38,29 @@ interface HttpishError {
   statusCode?: number;
   type?: string;
   expose?: boolean;
+  message?: string;
 }
 
 /**
+ * busboy's errors: a malformed multipart body is the client's doing, so a 400, never a 500. acceptUpload turns
+ * them into AppErrors itself; this catches any that reach the handler another way. (Socket error codes such as
+ * ECONNRESET are not mapped: the database connection raises them too, and that is our fault.)
+ */
+const BUSBOY_MESSAGES = [
+  'Unexpected end of form',
+  'Unexpected end of file',
+  'Malformed part header',
+  'Malformed content type',
+  'Missing Content-Type',
+  'Multipart: Boundary not found',
+  'Unsupported content type',
+];
+const isBusboyError = (message: string | undefined) => !!message && BUSBOY_MESSAGES.some((m) => message.startsWith(m));
+
+/**
  * The one error handler: AppError → its status and message; a database constraint → 400 / 409 naming the
- * field or the records (db-errors.ts); body-parser errors → 400 / 413; anything else is logged with the
- * request id and answered with a generic 500 — never a stack or SQL.
+ * field or the records (db-errors.ts); body-parser and busboy errors → 400 / 413; anything else is logged with
+ * the request id and answered with a generic 500 — never a stack or SQL.
  */
 export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _next) => {
   let status = 500;
@@ -66,6 +83,9 @@ export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _ne
     } else if (e.type === 'entity.too.large') {
       status = 413;
       body.message = 'The request body is too large';
+    } else if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || isBusboyError(e.message)) {
+      status = 400;
+      body.message = 'The request body is malformed or incomplete';
     } else if (typeof s === 'number' && s >= 400 && s < 500 && e.expose) {
       status = s;
       body.message = s === 415 ? 'Unsupported content type' : 'Bad request';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Level } from '../auth/roles.js';
 import type { ChoiceListName } from './choice.js';
+import type { FileKind } from './files.js';
 
 /**
  * Where an action works: on one record (`POST /{resource}/{id}/{action}`), on a selection of records as a
@@ -46,8 +47,8 @@ export interface ActionField {
 export interface UploadSpec {
   field: string;
   maxBytes: number;
-  /** MIME types accepted, checked from the content. */
-  types: readonly string[];
+  /** Kinds accepted, recognised from the content. */
+  types: readonly FileKind[];
 }
 
 export type ActionRow = Record<string, unknown>;

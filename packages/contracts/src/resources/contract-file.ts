@@ -2,9 +2,25 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { defineResource } from '../common/resource.js';
 import { optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { FILE_KINDS, type FileKind } from '../common/files.js';
 
 /** Largest document accepted by an upload (bytes). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/**
+ * What a contract document may be (decision 008): scans and photos of papers, signed PDFs, office documents
+ * and plain text. No formats that can carry scripts or macros (HTML, SVG, docm/xlsm, legacy .doc/.xls).
+ */
+export const DOCUMENT_FILE_KINDS: readonly FileKind[] = [
+  FILE_KINDS.pdf,
+  FILE_KINDS.jpeg,
+  FILE_KINDS.png,
+  FILE_KINDS.docx,
+  FILE_KINDS.xlsx,
+  FILE_KINDS.odt,
+  FILE_KINDS.ods,
+  FILE_KINDS.text,
+];
 
 export const ContractFileSchema = z.object({
   id: z.number().int(),
@@ -39,16 +55,6 @@ export const ContractFileFilterSchema = z.object({
 
 export type ContractFile = z.infer<typeof ContractFileSchema>;
 
-/** What a document may be, told from its content (not its name). */
-export const DOCUMENT_TYPES = [
-  'application/pdf',
-  'image/jpeg',
-  'image/png',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.oasis.opendocument.text',
-] as const;
-
 /** The file of a document record (spec §7: `POST /contract_files/{id}/upload`, multipart field `file`). */
 const upload = defineAction({
   name: 'upload',
@@ -57,7 +63,7 @@ const upload = defineAction({
   input: z.object({}),
   result: 'record',
   level: 'user',
-  upload: { field: 'file', maxBytes: MAX_UPLOAD_BYTES, types: DOCUMENT_TYPES },
+  upload: { field: 'file', maxBytes: MAX_UPLOAD_BYTES, types: DOCUMENT_FILE_KINDS },
   failureText: 'uploading document',
 });
 

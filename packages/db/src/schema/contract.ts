@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, date, index, integer, pgSequence, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgSequence, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
 import { editAudit, timestamptz } from './columns.js';
 import { programs, scholarships, universities } from './reference.js';
+import { storedFiles } from './stored-file.js';
 import { students } from './student.js';
 
 export const contractStatuses = pgTable('contract_statuses', {
@@ -76,9 +77,7 @@ export const contracts = pgTable(
   ],
 );
 
-const fileContent = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
-
-/** Contract documents; the bytes live in PostgreSQL so a database backup is complete (DESIGN §5). */
+/** Contract documents: the record; its bytes, size and type are the stored file it points at once uploaded. */
 export const contractFiles = pgTable(
   'contract_files',
   {
@@ -92,9 +91,10 @@ export const contractFiles = pgTable(
       .references(() => fileTypes.id),
     description: varchar('description', { length: 500 }),
     filename: varchar('filename', { length: 200 }).notNull(),
-    mime_type: varchar('mime_type', { length: 150 }),
-    size: integer('size'),
-    content: fileContent('content'),
+    /** Null until a file is uploaded; each document owns its file (unique), which is deleted with it. */
+    file_id: integer('file_id')
+      .unique()
+      .references(() => storedFiles.id),
     uploaded_timestamp: timestamptz('uploaded_timestamp'),
     uploaded_user: integer('uploaded_user').references(() => users.id),
     ...editAudit(),

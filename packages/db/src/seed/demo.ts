@@ -84,10 +84,15 @@ export async function seedDemo(db: Database): Promise<{ students: number; contra
       contractsMade++;
       await tx.execute(sql`update students set active_contract_id = ${contractId} where id = ${studentId}`);
       if (i % 3 === 0) {
+        const filename = `Contract ${last}.txt`;
         await tx.execute(sql`
-          insert into contract_files (contract_id, ft_id, description, filename, mime_type, size, content, uploaded_timestamp)
-          values (${contractId}, 1, 'Scholarship contract', ${`Contract ${last}.txt`}, 'text/plain', ${`Scholarship contract of ${first} ${last}\n`.length},
-            convert_to(${`Scholarship contract of ${first} ${last}\n`}, 'UTF8'), now())`);
+          with file as (
+            insert into stored_files (filename, mime_type, size, sha256, content)
+            select ${filename}, 'text/plain', octet_length(bytes), encode(sha256(bytes), 'hex'), bytes
+            from (select convert_to(${`Scholarship contract of ${first} ${last}\n`}, 'UTF8') as bytes) b
+            returning id)
+          insert into contract_files (contract_id, ft_id, description, filename, file_id, uploaded_timestamp)
+          select ${contractId}, 1, 'Scholarship contract', ${filename}, file.id, now() from file`);
       }
     }
     return { students: PEOPLE.length, contracts: contractsMade };

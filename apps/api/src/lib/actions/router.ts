@@ -6,11 +6,11 @@ import { parseInput } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { startBatch } from '../batch/batch-service.js';
 import { sendFile } from '../files/download.js';
-import { acceptUpload } from '../files/upload.js';
+import { acceptUpload, uploadOf } from '../files/upload.js';
 import { route, type Method } from '../routes.js';
 import type { ResourceModule } from './module.js';
 import { runRecordAction } from './run.js';
-import type { ActionOutcome, FileResult, UploadedFile } from './types.js';
+import type { ActionOutcome, FileResult } from './types.js';
 
 async function answerFile(res: Response, file: FileResult): Promise<void> {
   if ('content' in file) {
@@ -22,7 +22,7 @@ async function answerFile(res: Response, file: FileResult): Promise<void> {
 
 /** The input of a single action: its schema, strict (an unknown field is refused, never dropped). */
 function inputOf(action: AnyAction, req: Request): Record<string, unknown> {
-  const body = req.body === undefined || (action.upload && req.is('multipart/form-data')) ? {} : req.body;
+  const body = req.body === undefined || action.upload ? {} : req.body;
   return parseInput(action.input.strict(), body, action.label.toLowerCase()) as Record<string, unknown>;
 }
 
@@ -41,12 +41,18 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
     const handle: RequestHandler = async (req, res) => {
       const id = idParam(req.params.id);
       const input = inputOf(action, req);
-      const file = res.locals.upload as UploadedFile | undefined;
+      const file = action.upload ? uploadOf(req).file : undefined;
       const version = req.get('If-Match') ?? undefined;
       const outcome = await ctx.db.transaction((tx) => runRecordAction(ctx, tx, mod, action, { id, input, actor: actorOf(req), version, file }));
       await answer(action, res, outcome, id);
     };
-    return action.upload ? [acceptUpload(action.upload), handle] : [handle];
+    if (!action.upload) return [handle];
+    // An unknown record is a 404 before any of the body is read.
+    const exists: RequestHandler = async (req, _res, next) => {
+      await service.get(idParam(req.params.id));
+      next();
+    };
+    return [exists, acceptUpload(action.upload), handle];
   };
 
   const answer = async (action: AnyAction, res: Response, outcome: ActionOutcome, id?: number) => {

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import type { Actor } from '../crud/crud-service.js';
 import { describeChanges, recordEvent } from '../events/record.js';
 import type { ResourceModule } from './module.js';
-import type { ActionOutcome, UploadedFile } from './types.js';
+import type { UploadedFile } from '../files/upload.js';
+import type { ActionOutcome } from './types.js';
 
 export interface RecordActionRequest {
   id: number;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ActionDescriptor, EventTypeKey, FieldChanges } from '@app/contracts';
 import type { Database, Tx } from '@app/db';
 import type { AppContext } from '../context.js';
+import type { UploadedFile } from '../files/upload.js';
 import type { Actor, CrudService, Row } from '../crud/crud-service.js';
 
 /** A file an action answers: bytes at hand, or written to the response as they come (a streamed export). */
@@ -10,14 +11,6 @@ export type FileResult =
   | { filename: string; contentType: string; content: Buffer }
   | { filename: string; contentType: string; write: (res: Response) => Promise<void> };
 
-/** A file received by an upload action (multipart), checked and named safely by the upload middleware. */
-export interface UploadedFile {
-  filename: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-  buffer: Buffer;
-}
 
 /** What an action did: the machinery records it in the event log and answers it. */
 export interface ActionOutcome {

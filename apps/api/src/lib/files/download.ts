@@ -1,13 +1,31 @@
 import type { Response } from 'express';
 import { sanitizeFilename } from './filename.js';
 
+/** RFC 5987 value characters (attr-char) that need no percent-encoding; encodeURIComponent leaves a few more. */
+function rfc5987(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /**
- * Answers a file as a download: Express builds a safe Content-Disposition (a quoted ASCII fallback plus the
- * RFC 5987 UTF-8 `filename*`), and the type is never sniffed by the browser.
+ * `attachment` with a plain ASCII `filename` for old clients and the exact UTF-8 name in RFC 5987 `filename*`
+ * (which every current browser prefers). The name is sanitised first, so CR, LF and quotes can never reach the
+ * header; the fallback replaces everything outside printable ASCII (and `"` and `\`) with `_`.
+ */
+export function contentDisposition(filename: string): string {
+  const name = sanitizeFilename(filename);
+  const ascii = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${rfc5987(name)}`;
+}
+
+/**
+ * Answers a stored file as a download: exact bytes, the stored type with `nosniff` (a browser must never
+ * render an upload as HTML or script), and a safe Content-Disposition.
  */
 export function sendFile(res: Response, file: { filename: string; mimeType: string; content: Buffer }): void {
-  res.attachment(sanitizeFilename(file.filename));
-  res.type(file.mimeType);
+  res.status(200);
+  res.setHeader('Content-Type', file.mimeType || 'application/octet-stream');
+  res.setHeader('Content-Length', file.content.length);
+  res.setHeader('Content-Disposition', contentDisposition(file.filename));
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.send(file.content);
+  res.end(file.content);
 }

@@ -1,0 +1,88 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import { eq, sql } from 'drizzle-orm';
+import { connect, createDatabaseSql, migrationsFolder, runMigrations, storedFiles } from '@app/db';
+import { createContract, createUser } from './test/factories.js';
+import { sha256 } from './test/files.js';
+import { readStoredFile } from './lib/files/stored-files.js';
+
+/** A copy of the migrations folder holding only those up to `lastTag`, to build a database as it was then. */
+async function migrationsUpTo(lastTag: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+  await cp(migrationsFolder, dir, { recursive: true });
+  const journalPath = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((e) => e.tag === lastTag);
+  if (last < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, last + 1);
+  await writeFile(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+const serverUrl = inject('databaseServerUrl');
+const name = `app_migration_${randomBytes(6).toString('hex')}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(createDatabaseSql(name));
+const url = new URL(serverUrl);
+url.pathname = `/${name}`;
+const before0005 = await migrationsUpTo('0004_search_indexes');
+await runMigrations(url.toString(), before0005);
+const handle = connect(url.toString(), { max: 2 });
+afterAll(async () => {
+  await handle.close();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+  await rm(before0005, { recursive: true, force: true });
+});
+
+describe('migration 0005 (stored files)', () => {
+  it("moves every document's bytes into stored_files unchanged, with size, hash, type and uploader", async () => {
+    const db = handle.db;
+    const user = await createUser(db);
+    const contract = await createContract(db);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(100_000)]);
+    const text = Buffer.from('Zeugnis für Łukasz\n', 'utf8');
+    // Documents as they were stored before 0005: bytes in contract_files itself.
+    const inserted = await db.execute<{ id: number; filename: string }>(sql`
+      insert into contract_files (contract_id, filename, mime_type, size, content, uploaded_timestamp, uploaded_user) values
+        (${contract.id}, 'Vertrag.pdf', 'application/pdf', ${pdf.length}, ${pdf}, '2026-01-02T03:04:05.678Z', ${user.id}),
+        (${contract.id}, 'Zeugnis Łukasz.txt', null, ${text.length}, ${text}, null, null),
+        (${contract.id}, 'not-uploaded.pdf', null, null, null, null, null)
+      returning id, filename`);
+    const ids = Object.fromEntries(inserted.rows.map((r) => [r.filename, r.id]));
+
+    await runMigrations(url.toString());
+
+    const rows = await db.execute<{ id: number; file_id: number | null }>(sql`select id, file_id from contract_files order by id`);
+    const fileOf = Object.fromEntries(rows.rows.map((r) => [r.id, r.file_id]));
+    expect(fileOf[ids['not-uploaded.pdf']!]).toBeNull();
+
+    const stored = await readStoredFile(db, fileOf[ids['Vertrag.pdf']!]!);
+    expect(stored).toMatchObject({ filename: 'Vertrag.pdf', mimeType: 'application/pdf', size: pdf.length, sha256: sha256(pdf) });
+    expect(Buffer.compare(stored!.content, pdf)).toBe(0);
+    const txt = await readStoredFile(db, fileOf[ids['Zeugnis Łukasz.txt']!]!);
+    expect(txt).toMatchObject({ filename: 'Zeugnis Łukasz.txt', mimeType: 'application/octet-stream', size: text.length, sha256: sha256(text) });
+    expect(Buffer.compare(txt!.content, text)).toBe(0);
+
+    const [audit] = await db
+      .select({ created_timestamp: storedFiles.created_timestamp, created_user: storedFiles.created_user })
+      .from(storedFiles)
+      .where(eq(storedFiles.id, fileOf[ids['Vertrag.pdf']!]!));
+    expect(audit).toEqual({ created_timestamp: new Date('2026-01-02T03:04:05.678Z'), created_user: user.id });
+
+    // The old columns are gone, and the identity goes on after the moved ids.
+    const columns = await db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name = 'contract_files' and column_name in ('content', 'size', 'mime_type')`,
+    );
+    expect(columns.rows).toEqual([]);
+    const next = await db.execute<{ id: number }>(
+      sql`insert into stored_files (filename, mime_type, size, sha256, content) values ('n.txt', 'text/plain', 1, ${sha256(Buffer.from('n'))}, ${Buffer.from('n')}) returning id`,
+    );
+    expect(next.rows[0]!.id).toBeGreaterThan(Math.max(...Object.values(fileOf).filter((v): v is number => v !== null)));
+  });
+});
