@@ -17,3 +17,4 @@ export * from './resources/index.js';
 export * from './version.js';
 export * from './rules/contract-status.js';
 export * from './rules/end-date.js';
+export * from './rules/numbering.js';

@@ -59,14 +59,15 @@ const field = (name: string, message: string) => ({ [name]: [message] });
 /**
  * The one mapping of database errors to answers (issue 9): a constraint a request ran into is the request's
  * problem (400 naming the field) or a conflict with other records (409 naming them), never a 500. Anything
- * else is left alone (undefined).
+ * else is left alone (undefined). `subject` names the kind of record the caller was changing, where the error
+ * itself cannot (a delete refused because others refer to it).
  */
-export function appErrorOfDatabase(err: unknown): AppError | undefined {
+export function appErrorOfDatabase(err: unknown, subject?: { title: string }): AppError | undefined {
   const pg = pgErrorOf(err);
   if (!pg) return undefined;
   const known = pg.constraint ? constraintFields.get(pg.constraint) : undefined;
   const table = pg.table ? tableTitles.get(pg.table) : undefined;
-  const record = table?.title ?? 'record';
+  const record = table?.title ?? subject?.title ?? 'record';
   switch (pg.code) {
     case UNIQUE_VIOLATION: {
       const column = known?.field ?? keyColumn(pg.detail) ?? 'value';
@@ -75,8 +76,9 @@ export function appErrorOfDatabase(err: unknown): AppError | undefined {
     }
     case FOREIGN_KEY_VIOLATION: {
       const other = tableNamed(pg.detail);
+      // The error names the referencing table only: the record deleted is the caller's subject.
       if (/is still referenced/.test(pg.detail ?? '')) {
-        return new AppError('CONFLICT', `This ${record} is still used by ${other ? other.titlePlural : 'other records'}`);
+        return new AppError('CONFLICT', `This ${subject?.title ?? 'record'} is still used by ${other ? other.titlePlural : 'other records'}`);
       }
       const column = keyColumn(pg.detail) ?? 'reference';
       return new AppError('BAD_REQUEST', `Invalid input: ${column}`, field(column, `${column} refers to a ${other?.title ?? 'record'} that does not exist`));

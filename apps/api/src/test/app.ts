@@ -15,7 +15,7 @@ export async function setupTestApp(overrides: Record<string, string> = {}) {
   const ctx: AppContext = { db: database.db, env, jwtSecret: TEST_JWT_SECRET, logger: pino({ level: 'silent' }) };
   const app = createApp(ctx);
   afterAll(() => database.drop());
-  return { app, ctx, db: database.db, pool: database.pool, http: () => request(app) };
+  return { app, ctx, db: database.db, pool: database.pool, databaseUrl: database.url, http: () => request(app) };
 }
 
 export type TestApp = Awaited<ReturnType<typeof setupTestApp>>;

@@ -49,6 +49,7 @@ export async function userWithToken(app: Express, db: Database, role: RoleName =
 
 export async function createCountry(db: Database, values: { cntry_code?: string; cntry_name?: string } = {}) {
   const code = values.cntry_code ?? randomCode();
+  used.add(code);
   const [row] = await db
     .insert(countries)
     .values({ cntry_code: code, cntry_name: values.cntry_name ?? `Country ${code}` })
@@ -60,9 +61,9 @@ const used = new Set<string>();
 /** A 3-letter code not used yet in this file. */
 export function randomCode(): string {
   for (;;) {
-    // Q and two letters: no seeded (ISO) country code starts with Q but QAT.
-    const code = `Q${Array.from({ length: 2 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('')}`;
-    if (code === 'QAT') continue;
+    // Tests that name a code pick their own (PAA…, DUP, UPD): random ones start with other letters.
+    const first = 'JKVWYZ'[Math.floor(Math.random() * 6)]!;
+    const code = `${first}${Array.from({ length: 2 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('')}`;
     if (!used.has(code)) {
       used.add(code);
       return code;

@@ -16,7 +16,7 @@ import {
   type SortKey,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
-import { registerConstraint, registerTable } from '../db-errors.js';
+import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
 
@@ -345,15 +345,20 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     },
 
     async remove(id: number, actor: Actor, options: WriteOptions = {}): Promise<void> {
-      await inTransaction(options.tx, async (tx) => {
-        const { row } = await lock(tx, id);
-        const reason = whyNotDeletable(resource, row);
-        if (reason) throw new AppError('CONFLICT', reason);
-        await hooks.beforeDelete?.(tx, row, actor);
-        await tx.delete(table).where(eq(table.id, id));
-        await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}` });
-        await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);
-      });
+      try {
+        await inTransaction(options.tx, async (tx) => {
+          const { row } = await lock(tx, id);
+          const reason = whyNotDeletable(resource, row);
+          if (reason) throw new AppError('CONFLICT', reason);
+          await hooks.beforeDelete?.(tx, row, actor);
+          await tx.delete(table).where(eq(table.id, id));
+          await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}` });
+          await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);
+        });
+      } catch (err) {
+        // A record that others still refer to: the error names them, and this resource names the record.
+        throw appErrorOfDatabase(err, resource) ?? err;
+      }
     },
   };
 }

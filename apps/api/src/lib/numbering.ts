@@ -1,0 +1,18 @@
+import { sql } from 'drizzle-orm';
+import { formatDocumentNumber, type NumberKind } from '@app/contracts';
+import { documentCounters, type Tx } from '@app/db';
+
+/**
+ * The next number of a kind and year, taken in the caller's transaction (DESIGN §11). The counter row stays
+ * locked until that transaction ends, so concurrent callers take turns and get contiguous numbers; a rollback
+ * gives the number back, because the counter's advance is rolled back with it.
+ */
+export async function nextNumber(tx: Tx, kind: NumberKind, year: number): Promise<{ value: number; number: string }> {
+  const [row] = await tx
+    .insert(documentCounters)
+    .values({ kind, year, last_value: 1 })
+    .onConflictDoUpdate({ target: [documentCounters.kind, documentCounters.year], set: { last_value: sql`${documentCounters.last_value} + 1` } })
+    .returning({ value: documentCounters.last_value });
+  const value = row!.value;
+  return { value, number: formatDocumentNumber(kind, year, value) };
+}
