@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, date, index, integer, pgSequence, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
-import { users } from './auth.js';
-import { editAudit, timestamptz } from './columns.js';
+import { editAudit, users } from './auth.js';
+import { timestamptz } from './columns.js';
 import { programs, scholarships, universities } from './reference.js';
 import { students } from './student.js';
 
