@@ -20,7 +20,7 @@ import { parseInput } from '../../lib/errors.js';
 import { describeChanges, diffFields, recordEvent } from '../../lib/events/record.js';
 import type { SheetColumn } from '../../lib/files/xlsx.js';
 import { route } from '../../lib/routes.js';
-import { nameMatches } from '../student/student.router.js';
+import { nameMatches } from '../../lib/search.js';
 
 const c = contracts;
 const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { studentResource } from '@app/contracts';
 import { countries, students, users } from '@app/db';
@@ -10,6 +10,7 @@ import { exportXlsx } from '../../lib/crud/export.js';
 import { dayStart } from '../../lib/crud/day.js';
 import { route } from '../../lib/routes.js';
 import type { SheetColumn } from '../../lib/files/xlsx.js';
+import { nameMatches, wordsMatch } from '../../lib/search.js';
 
 const s = students;
 const country = alias(countries, 'country');
@@ -17,20 +18,8 @@ const citizenship1 = alias(countries, 'citizenship1');
 const requestUser = alias(users, 'bankinfo_request_by');
 const updateUser = alias(users, 'bankinfo_update_by');
 
-/** The expression the trigram index `students_name_trgm_idx` is built on. */
-export const studentNameKey = sql`f_unaccent(lower(${s.first_name} || ' ' || ${s.last_name}))`;
-
 /** The expression of `students_address_trgm_idx`. */
 const addressKey = sql`f_unaccent(lower(${s.address} || ' ' || ${s.zip} || ' ' || ${s.city}))`;
-
-/** Every word of the text must occur in the key, whatever the accents and case: served by its trigram index. */
-function wordsMatch(key: SQL, text: string): SQL | undefined {
-  const words = text.split(/\s+/).filter(Boolean).slice(0, 5);
-  return and(...words.map((w) => sql`${key} like ('%' || f_unaccent(lower(${w.replace(/[\\%_]/g, (c) => `\\${c}`)})) || '%')`));
-}
-
-export const nameMatches = (text: string) => wordsMatch(studentNameKey, text);
-
 
 export const studentExportColumns: SheetColumn[] = [
   { header: 'First Name', key: 'first_name' },
