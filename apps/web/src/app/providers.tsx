@@ -1,18 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { AlertsProvider } from '../lib/alerts';
 import { AuthProvider } from '../lib/auth';
-
-export const theme = createTheme({
-  primaryColor: 'blue',
-  defaultRadius: 'sm',
-  fontSizes: { md: '0.9rem' },
-  components: {
-    Table: { defaultProps: { fz: 'sm' } },
-  },
-});
+import { theme } from '../lib/theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
-import { editAudit, timestamptz } from './columns.js';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid, varchar, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.js';
+
+/**
+ * `edit_timestamp` and `edit_user` of every mutable row (DESIGN §5). Beside `users`, which `edit_user` references:
+ * in columns.ts it made columns.ts and auth.ts import each other.
+ */
+export const editAudit = () => ({
+  edit_timestamp: timestamptz('edit_timestamp').notNull().defaultNow(),
+  edit_user: integer('edit_user').references((): AnyPgColumn => users.id),
+});
 
 export const userroles = pgTable('userroles', {
   id: integer('id').primaryKey(),

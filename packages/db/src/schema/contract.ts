@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgSequence, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
-import { users } from './auth.js';
-import { editAudit, timestamptz } from './columns.js';
+import { editAudit, users } from './auth.js';
+import { timestamptz } from './columns.js';
 import { programs, scholarships, universities } from './reference.js';
 import { storedFiles } from './stored-file.js';
 import { students } from './student.js';

@@ -1,5 +1,5 @@
 import { integer, pgTable, varchar, index } from 'drizzle-orm/pg-core';
-import { editAudit } from './columns.js';
+import { editAudit } from './auth.js';
 
 export const countries = pgTable(
   'countries',

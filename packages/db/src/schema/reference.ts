@@ -1,5 +1,5 @@
 import { date, index, integer, numeric, pgTable, smallint, unique, varchar } from 'drizzle-orm/pg-core';
-import { editAudit } from './columns.js';
+import { editAudit } from './auth.js';
 
 /** Euro amounts: NUMERIC(12,2), never a float (DESIGN §5). */
 export const moneyColumn = (name: string) => numeric(name, { precision: 12, scale: 2 });

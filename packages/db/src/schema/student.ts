@@ -1,7 +1,7 @@
 import { boolean, date, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { users } from './auth.js';
+import { editAudit, users } from './auth.js';
 import { countries } from './country.js';
-import { editAudit, timestamptz } from './columns.js';
+import { timestamptz } from './columns.js';
 
 const country = (name: string) => integer(name).references(() => countries.id);
 

@@ -8,7 +8,7 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { nameMatches } from '../student/student.router.js';
+import { nameMatches } from '../../lib/search.js';
 
 const c = contracts;
 const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { studentResource } from '@app/contracts';
 import { countries, students, users } from '@app/db';
@@ -7,6 +7,7 @@ import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
+import { nameMatches, wordsMatch } from '../../lib/search.js';
 
 const s = students;
 const country = alias(countries, 'country');
@@ -14,20 +15,8 @@ const citizenship1 = alias(countries, 'citizenship1');
 const requestUser = alias(users, 'bankinfo_request_by');
 const updateUser = alias(users, 'bankinfo_update_by');
 
-/** The expression the trigram index `students_name_trgm_idx` is built on. */
-export const studentNameKey = sql`f_unaccent(lower(${s.first_name} || ' ' || ${s.last_name}))`;
-
 /** The expression of `students_address_trgm_idx`. */
 const addressKey = sql`f_unaccent(lower(${s.address} || ' ' || ${s.zip} || ' ' || ${s.city}))`;
-
-/** Every word of the text must occur in the key, whatever the accents and case: served by its trigram index. */
-function wordsMatch(key: SQL, text: string): SQL | undefined {
-  const words = text.split(/\s+/).filter(Boolean).slice(0, 5);
-  return and(...words.map((w) => sql`${key} like ('%' || f_unaccent(lower(${w.replace(/[\\%_]/g, (c) => `\\${c}`)})) || '%')`));
-}
-
-export const nameMatches = (text: string) => wordsMatch(studentNameKey, text);
-
 
 export function studentModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;

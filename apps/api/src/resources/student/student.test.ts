@@ -3,10 +3,10 @@ import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, studentResource } from '@app/contracts';
 import { logEvents, students } from '@app/db';
+import { nameMatches } from '../../lib/search.js';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createCountry, createStudent, userWithToken } from '../../test/factories.js';
-import { nameMatches } from './student.router.js';
 
 const t = await setupTestApp();
 const germany = await createCountry(t.db, { cntry_code: 'DEU', cntry_name: 'Germany' });

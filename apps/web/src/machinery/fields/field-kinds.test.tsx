@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { theme } from '../../app/providers';
+import { theme } from '../../lib/theme';
 import { FakeServer } from '../../test/fake-server';
 import { Field } from './field';
 import type { FieldDef } from './types';

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { apiPermissions, roleHasLevel, ROLES, type Access, type RoleName } from '@app/contracts';
 import { users } from '@app/db';
-import { apiRouter } from '../app.js';
-import { resourceModules } from '../resources/index.js';
-import { setupTestApp } from '../test/app.js';
-import { createCountry, userWithToken } from '../test/factories.js';
+import { apiRouter } from './app.js';
+import { resourceModules } from './resources/index.js';
+import { setupTestApp } from './test/app.js';
+import { createCountry, userWithToken } from './test/factories.js';
 
 const t = await setupTestApp();
 
