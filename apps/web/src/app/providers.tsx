@@ -1,18 +1,13 @@
 import { useState, type ReactNode } from 'react';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { AlertsProvider } from '../lib/alerts';
 import { AuthProvider } from '../lib/auth';
+import { cssVariablesResolver, theme } from './theme';
 
-export const theme = createTheme({
-  primaryColor: 'blue',
-  defaultRadius: 'sm',
-  fontSizes: { md: '0.9rem' },
-  components: {
-    Table: { defaultProps: { fz: 'sm' } },
-  },
-});
+// Tests that mount Mantine alone take the theme from here.
+export { theme };
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -38,7 +33,7 @@ export interface AppProvidersProps {
 export function AppProviders({ children, queryClient, mantineEnv = 'default' }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
-    <MantineProvider theme={theme} env={mantineEnv} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={mantineEnv} defaultColorScheme="light">
       <QueryClientProvider client={client}>
         <AuthProvider>
           <AlertsProvider>{children}</AlertsProvider>
