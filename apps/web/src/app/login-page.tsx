@@ -32,7 +32,8 @@ export function LoginPage() {
   };
 
   return (
-    <Center mih="100vh" bg="gray.0" p="md">
+    // The login screen has no app shell: it is its own main landmark.
+    <Center component="main" mih="100vh" bg="gray.0" p="md">
       <Paper withBorder shadow="sm" p="xl" radius="md" w={360}>
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">

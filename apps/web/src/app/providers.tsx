@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
 import { AlertsProvider } from '../lib/alerts';
 import { AuthProvider } from '../lib/auth';
-import { theme } from '../lib/theme';
+import { cssVariablesResolver, theme } from '../lib/theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -30,7 +30,7 @@ export interface AppProvidersProps {
 export function AppProviders({ children, queryClient, mantineEnv = 'default' }: AppProvidersProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
-    <MantineProvider theme={theme} env={mantineEnv} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={mantineEnv} defaultColorScheme="light">
       <QueryClientProvider client={client}>
         <AuthProvider>
           <AlertsProvider>{children}</AlertsProvider>

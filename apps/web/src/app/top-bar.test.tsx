@@ -1,5 +1,5 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { SessionUser } from '@app/contracts';
 import { adminUser, FakeServer, readerUser } from '../test/fake-server';
 import { renderApp } from '../test/render-app';
@@ -60,6 +60,42 @@ describe('top bar', () => {
     await user.click(screen.getAllByRole('link', { name: 'Log Events' })[0]!);
     expect(location()).toBe('/events');
     expect(await screen.findByRole('heading', { name: 'Log Events' })).toBeInTheDocument();
+  });
+
+  it('on a narrow screen, the burger opens a drawer with the user, the version, Logout and the menus of the role', async () => {
+    // jsdom applies no CSS: the burger is there at any width, and a closed drawer renders nothing.
+    const { user, location } = renderApp('/', new FakeServer({ session: readerUser }));
+    expect(screen.queryByRole('dialog', { name: 'Navigation' })).not.toBeInTheDocument();
+    const burger = await screen.findByRole('button', { name: 'Open navigation' });
+    expect(burger).toHaveAttribute('aria-expanded', 'false');
+    await user.click(burger);
+    expect(burger).toHaveAttribute('aria-expanded', 'true');
+    const drawer = await screen.findByRole('dialog', { name: 'Navigation' });
+    expect(within(drawer).getByText('Rita Reader (Reader)')).toBeInTheDocument();
+    expect(within(drawer).getByText('v2.0.51')).toBeInTheDocument();
+    const nav = within(drawer).getByRole('navigation', { name: 'Main' });
+    // No Manage menu below Administrator; Log Events on its own.
+    expect(within(nav).getAllByRole('group')).toHaveLength(4);
+    for (const menu of ['Students', 'Invoicing', 'Payments', 'Log']) expect(within(nav).getByRole('group', { name: menu })).toBeInTheDocument();
+    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual([
+      'Students Overview',
+      'Contracts Overview',
+      'Planned Invoices',
+      'Numbered Invoices',
+      'Credit Notes',
+      'Invoice Payments',
+      'Planned Scholarship Payments',
+      'Numbered Scholarship Payments',
+      'Log Events',
+    ]);
+
+    await user.click(within(nav).getByRole('link', { name: 'Contracts Overview' }));
+    expect(location()).toBe('/contracts');
+    expect(screen.queryByRole('dialog', { name: 'Navigation' })).not.toBeInTheDocument();
+
+    await user.click(burger);
+    await user.click(within(await screen.findByRole('dialog', { name: 'Navigation' })).getByRole('button', { name: 'Logout' }));
+    await vi.waitFor(() => expect(location()).toBe('/login'));
   });
 
   it('lets only Developers and Administrators open /config', async () => {
