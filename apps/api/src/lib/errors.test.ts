@@ -1,5 +1,6 @@
 import express from 'express';
 import request from 'supertest';
+import { apiPermissions } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
 import { setupTestApp } from '../test/app.js';
@@ -133,5 +134,30 @@ describe('OpenAPI document', () => {
     expect(res.body.paths['/countries/{id}'].put['x-required-level']).toBe('administrator');
     expect(res.body.paths['/countries'].post.requestBody.content['application/json'].schema.required).toEqual(['cntry_code', 'cntry_name']);
     expect(res.body.paths['/auth/login'].post['x-required-level']).toBe('public');
+  });
+
+  it('describes every action, batch and batch-run route with its request body and answer', async () => {
+    const paths = (await t.http().get('/api/v1.0/openapi.json').set('Authorization', `Bearer ${admin.token}`)).body.paths;
+    const count = Object.values(paths as Record<string, object>).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    expect(count).toBe(Object.keys(apiPermissions).length);
+    const markSent = paths['/contracts/{id}/mark_sent'].post;
+    expect(markSent['x-required-level']).toBe('user');
+    expect(markSent.responses['200'].content['application/json'].schema.properties).toHaveProperty('contract_sent_date');
+    const batch = paths['/contracts/batch/update_status'].post;
+    expect(batch.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['ids', 'contract_status_id']));
+    expect(batch.responses['202'].content['application/json'].schema.properties).toHaveProperty('run_id');
+    expect(paths['/contracts/{id}/update_status'].put.requestBody.content['application/json'].schema.properties.contract_status_id.maximum).toBe(6);
+    expect(paths['/contracts/bulk_edit'].post['x-required-level']).toBe('administrator');
+    expect(paths['/contracts/bulk_edit'].post.requestBody.content['application/json'].schema.properties.changes.properties).toHaveProperty('start_date');
+    expect(paths['/contracts/download_report'].post.responses['200'].content).toHaveProperty('application/octet-stream');
+    expect(paths['/contract_files/{id}/upload'].post.requestBody.content).toHaveProperty('multipart/form-data');
+    expect(paths['/batch_runs/{id}'].get.responses['200'].content['application/json'].schema.properties.rows.type).toBe('array');
+    expect(paths['/students'].get.responses['200'].content['application/json'].schema.properties.data.items.properties).toHaveProperty('last_name');
+    for (const [path, methods] of Object.entries(paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const needsBody = method === 'put' || (method === 'post' && !path.startsWith('/batch_runs') && path !== '/auth/logout');
+        if (needsBody) expect(operation.requestBody, `${method} ${path}`).toBeDefined();
+      }
+    }
   });
 });

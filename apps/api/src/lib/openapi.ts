@@ -1,15 +1,95 @@
 import { z } from 'zod';
-import { APP_VERSION, API_BASE, apiPermissions, LoginSchema, resources, type AnyResource } from '@app/contracts';
+import {
+  actionPath,
+  actionsOf,
+  API_BASE,
+  apiPermissions,
+  APP_VERSION,
+  batchRequestSchema,
+  BatchRunSchema,
+  BatchStartedSchema,
+  CHOICE_LISTS,
+  ChoiceSchema,
+  LoginSchema,
+  resources,
+  runsAsBatch,
+  SessionUserSchema,
+  type AnyAction,
+  type AnyResource,
+} from '@app/contracts';
 
 type Operation = Record<string, unknown>;
+type Schema = Record<string, unknown>;
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } });
-const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Schema => z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
+const body = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema: schemaOf(schema, 'input') } } });
+const jsonResponse = (description: string, schema: z.ZodType | Schema) => ({
+  description,
+  content: { 'application/json': { schema: schema instanceof z.ZodType ? schemaOf(schema, 'output') : schema } },
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const fileResponse = (description: string) => ({
+  description,
+  headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"; filename*=UTF-8\'\'…' } },
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+});
+const ifMatch = { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'the edit_timestamp the client saw' };
+const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
+
+/** `{data, links: {pagination}}` of a resource's rows. */
+function pageOf(r: AnyResource): Schema {
+  return {
+    type: 'object',
+    required: ['data', 'links'],
+    properties: { data: { type: 'array', items: schemaOf(r.schema, 'output') }, links: { type: 'object', properties: { pagination: ref('Pagination') } } },
+  };
+}
+
+function actionOperations(r: AnyResource, action: AnyAction): Record<string, Operation> {
+  const row = jsonResponse(r.title, r.schema);
+  const answer =
+    action.result === 'record'
+      ? row
+      : action.result === 'file'
+        ? fileResponse(action.filename ?? 'the file')
+        : action.result === 'message'
+          ? jsonResponse('What was done', z.object({ message: z.string() }))
+          : jsonResponse('The batch run started', BatchStartedSchema);
+  const describe = (what: string) => `${action.label}${what}${action.offeredWhen ? ' (409 where it is not offered, with the reason)' : ''}`;
+  const ops: Record<string, Operation> = {};
+  const uploadBody = action.upload
+    ? {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: { type: 'object', required: [action.upload.field], properties: { [action.upload.field]: { type: 'string', format: 'binary' } } },
+          },
+        },
+      }
+    : undefined;
+  if (action.scope === 'record') {
+    const operation = { summary: describe(` on one ${r.title}`), parameters: [ifMatch], requestBody: uploadBody ?? body(action.input), responses: { 200: answer } };
+    ops[`POST ${actionPath(r.apiPath, action, 'record')}`] = operation;
+    if (action.specPath) ops[action.specPath] = { ...operation, summary: `${operation.summary} (the spec's path)` };
+  }
+  if (runsAsBatch(action)) {
+    const batch = {
+      summary: `${action.batch?.label ?? action.label} on selected ${r.titlePlural}: a batch run (follow it at GET /batch_runs/{run_id})`,
+      requestBody: body(batchRequestSchema(action.input)),
+      responses: { 202: jsonResponse('The batch run started', BatchStartedSchema) },
+    };
+    ops[`POST ${actionPath(r.apiPath, action, 'batch')}`] = batch;
+    if (action.scope === 'selection') ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = batch;
+  }
+  if (action.scope === 'list') {
+    ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = { summary: describe(` on ${r.titlePlural}`), requestBody: body(action.input), responses: { 200: answer } };
+  }
+  return ops;
+}
 
 function resourceOperations(r: AnyResource): Record<string, Operation> {
-  const row = json(r.schema);
-  const filters = Object.keys(r.filterSchema.shape).map((name) => ({ name, in: 'query', schema: {} }));
+  const filters = Object.entries(r.filterSchema.shape).map(([name, schema]) => ({ name, in: 'query', schema: schemaOf(schema as z.ZodType, 'input') }));
+  const row = jsonResponse(r.title, r.schema);
   const ops: Record<string, Operation> = {
     [`GET /${r.apiPath}`]: {
       summary: `List ${r.titlePlural}`,
@@ -17,47 +97,69 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
         { name: 'sort', in: 'query', schema: { type: 'string' }, description: `field|asc or field|desc, comma-joined; fields: ${r.sortable.join(', ')}` },
         { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
         { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200 } },
-        { name: 'search', in: 'query', schema: { type: 'string' } },
+        { name: 'search', in: 'query', schema: { type: 'string' }, description: 'the quick filter' },
         ...filters,
       ],
-      responses: { 200: { description: 'One page', content: { 'application/json': { schema: { $ref: '#/components/schemas/Page' } } } } },
+      responses: { 200: jsonResponse('One page', pageOf(r)) },
     },
-    [`GET /${r.apiPath}/:id`]: { summary: `Get a ${r.title}`, responses: { 200: { description: r.title, content: row } } },
+    [`GET /${r.apiPath}/:id`]: { summary: `Get a ${r.title}`, responses: { 200: row } },
     [`POST /${r.apiPath}`]: {
       summary: `Create a ${r.title}`,
-      requestBody: { content: json(r.createSchema) },
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } } },
+      requestBody: body(r.createSchema),
+      responses: { 201: jsonResponse('Created', z.object({ id: z.number().int() })) },
     },
     [`PUT /${r.apiPath}/:id`]: {
       summary: `Update a ${r.title} (changed fields plus id)`,
-      parameters: [{ name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'the edit_timestamp seen' }],
-      requestBody: { content: json(r.updateSchema) },
-      responses: { 200: { description: r.title, content: row } },
+      parameters: [ifMatch],
+      requestBody: body(r.updateSchema),
+      responses: { 200: row },
     },
     [`DELETE /${r.apiPath}/:id`]: { summary: `Delete a ${r.title}`, responses: { 204: { description: 'Deleted' } } },
   };
-  if (r.choice) {
-    ops[`GET /${r.choice}/choice`] = { summary: `Choice list ${r.choice}`, responses: { 200: { description: '[{id, name}]' } } };
-    ops[`GET /${r.choice}/choice_checksum`] = { summary: `Checksum of ${r.choice}`, responses: { 200: { description: '{checksum}' } } };
-  }
+  for (const action of actionsOf(r)) Object.assign(ops, actionOperations(r, action));
   return ops;
 }
 
+const choiceOperations: Record<string, Operation> = Object.fromEntries(
+  CHOICE_LISTS.flatMap((name) => [
+    [`GET /${name}/choice`, { summary: `Choice list ${name}`, responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) } }],
+    [`GET /${name}/choice_checksum`, { summary: `Checksum of ${name}`, responses: { 200: jsonResponse('{checksum}', z.object({ checksum: z.string() })) } }],
+  ]),
+);
+
+const run = jsonResponse('The batch run', BatchRunSchema);
 const otherOperations: Record<string, Operation> = {
-  'POST /auth/login': { summary: 'Log in', security: [], requestBody: { content: json(LoginSchema) }, responses: { 200: { description: '{user, token}' } } },
-  'GET /auth/me': { summary: 'The logged-in user', responses: { 200: { description: '{user}' } } },
+  'POST /auth/login': {
+    summary: 'Log in',
+    security: [],
+    requestBody: body(LoginSchema),
+    responses: { 200: jsonResponse('The user, and a token for Authorization: Bearer', z.object({ user: SessionUserSchema, token: z.string() })) },
+  },
+  'GET /auth/me': { summary: 'The logged-in user', responses: { 200: jsonResponse('{user}', z.object({ user: SessionUserSchema })) } },
   'POST /auth/logout': { summary: 'Log out', responses: { 204: { description: 'Logged out' } } },
-  'GET /config/version': { summary: 'Server version', responses: { 200: { description: '{version}' } } },
+  'GET /config/version': { summary: 'Server version', responses: { 200: jsonResponse('{version}', z.object({ version: z.string() })) } },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
+  'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
+  'GET /batch_runs/:id/result': { summary: "A batch run's rows and outcomes as xlsx", responses: { 200: fileResponse('Batch_{id}_{label}.xlsx') } },
+  'POST /batch_runs/:id/retry_failed': { summary: 'Do the failed rows of a finished run again', responses: { 200: run } },
+  'POST /batch_runs/:id/cancel': { summary: 'Cancel a run: rows not yet done stay undone', responses: { 200: run } },
+  'POST /batch_runs/:id/confirm': { summary: 'Do for real what a finished preview (dry run) showed', responses: { 202: jsonResponse('The new run', BatchStartedSchema) } },
 };
 
-/** The OpenAPI document of every route in the permission table, built from the zod schemas. */
+const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('Error') } } };
+
+/**
+ * The OpenAPI document of every route in the permission table (CRUD, actions, batch runs), built from the zod
+ * schemas of `packages/contracts`. A route without a description here fails the start: the test of the
+ * document walks the permission table.
+ */
 export function openApiDocument(): Record<string, unknown> {
-  const described: Record<string, Operation> = Object.assign({}, otherOperations, ...resources.map(resourceOperations));
+  const described: Record<string, Operation> = Object.assign({}, otherOperations, choiceOperations, ...resources.map(resourceOperations));
   const paths: Record<string, Record<string, Operation>> = {};
   for (const [key, access] of Object.entries(apiPermissions)) {
+    const operation = described[key];
+    if (!operation) throw new Error(`${key} has no OpenAPI description (apps/api/src/lib/openapi.ts)`);
     const [method = '', route = ''] = key.split(' ');
-    const operation = described[key] ?? { summary: key };
     const path = route.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[method.toLowerCase()] = {
       ...operation,
@@ -77,14 +179,16 @@ export function openApiDocument(): Record<string, unknown> {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
       schemas: {
-        Error: { type: 'object', required: ['message'], properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } } },
-        Page: {
+        Error: {
           type: 'object',
+          required: ['message'],
           properties: {
-            data: { type: 'array', items: { type: 'object' } },
-            links: { type: 'object', properties: { pagination: { type: 'object', properties: Object.fromEntries(['total', 'per_page', 'current_page', 'last_page', 'from', 'to'].map((k) => [k, { type: 'integer' }])) } } },
+            message: { type: 'string' },
+            errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+            request_id: { type: 'string' },
           },
         },
+        Pagination: { type: 'object', properties: Object.fromEntries(['total', 'per_page', 'current_page', 'last_page', 'from', 'to'].map((k) => [k, { type: 'integer' }])) },
       },
     },
     paths,

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Level } from '../auth/roles.js';
 import type { AnyAction } from './actions.js';
-import type { ChoiceListName } from './choice.js';
 import type { ColumnDescriptor } from './columns.js';
 import type { SortKey } from './list.js';
 import type { ViewDescriptor } from './views.js';
@@ -47,8 +46,6 @@ export interface ResourceDescriptor<
   filterSchema: Filter;
   sortable: readonly string[];
   defaultSort: readonly SortKey[];
-  /** Name of the choice list this resource serves (`GET /{choice}/choice/`), if any. */
-  choice?: ChoiceListName;
   /** The columns of its overviews and exports (CONVENTIONS: declared once). */
   columns: readonly ColumnDescriptor<Extract<keyof z.infer<Row>, string>>[];
   /** Several overviews and detail routes over the resource; one made from the resource when absent. */

@@ -205,7 +205,6 @@ export const contractResource = defineResource({
     'edit_timestamp',
   ],
   defaultSort: [{ field: 'last_name', direction: 'asc' }],
-  choice: 'contracts',
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: 'application_number',

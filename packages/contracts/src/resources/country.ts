@@ -36,7 +36,6 @@ export const countryResource = defineResource({
   filterSchema: CountryFilterSchema,
   sortable: ['cntry_code', 'cntry_name', 'edit_timestamp'],
   defaultSort: [{ field: 'cntry_name', direction: 'asc' }],
-  choice: 'countries',
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'cntry_code',

@@ -71,7 +71,6 @@ export const logEventResource = defineResource({
   filterSchema: LogEventFilterSchema,
   sortable: ['le_time', 'eventtype', 'le_message', 'student_name', 'le_contract', 'usr_name'],
   defaultSort: [{ field: 'le_time', direction: 'desc' }],
-  choice: undefined,
   access: { read: 'reader', write: 'developer' },
   deletable: false,
   readOnly: true,

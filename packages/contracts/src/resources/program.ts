@@ -30,7 +30,6 @@ export const programResource = defineResource({
   filterSchema: z.object({}),
   sortable: ['name', 'shortname', 'edit_timestamp'],
   defaultSort: [{ field: 'name', direction: 'asc' }],
-  choice: 'programs',
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'shortname',

@@ -104,7 +104,6 @@ export const studentResource = defineResource({
   filterSchema: StudentFilterSchema,
   sortable: ['first_name', 'last_name', 'citizenship1', 'address', 'zip', 'city', 'cntry', 'birth_date', 'email_address', 'edit_timestamp'],
   defaultSort: [{ field: 'last_name', direction: 'asc' }],
-  choice: 'students',
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: ['first_name', 'last_name'],

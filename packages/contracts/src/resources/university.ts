@@ -42,7 +42,6 @@ export const universityResource = defineResource({
   filterSchema: z.object({}),
   sortable: ['name', 'shortname', 'payment_amount', 'edit_timestamp'],
   defaultSort: [{ field: 'name', direction: 'asc' }],
-  choice: 'universities',
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'shortname',

@@ -42,7 +42,6 @@ export const userResource = defineResource({
   filterSchema: z.object({}),
   sortable: ['usr_login_name', 'usr_name', 'userrole_name', 'usr_active', 'edit_timestamp'],
   defaultSort: [{ field: 'usr_login_name', direction: 'asc' }],
-  choice: 'users',
   access: { read: 'reader', write: 'administrator' },
   // Users can never be deleted (spec §6): deactivate them instead.
   deletable: false,
