@@ -1,0 +1,47 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { actionPath, type AnyAction, type AnyResource } from '@app/contracts';
+import { api, apiDownload } from '../../lib/api-client';
+import { useAlerts } from '../../lib/alerts';
+import { refreshAfterWrite } from '../../lib/query-keys';
+import { saveFile } from '../../lib/save-file';
+import { failureTextOf } from './actions';
+
+type Row = Record<string, unknown> & { id: number | string };
+
+export interface RecordActionCall {
+  id: number | string;
+  input?: Record<string, unknown>;
+  /** The edit_timestamp shown: the server refuses (409) if the record changed since. */
+  version?: string | null;
+  /** An upload's file (sent as multipart, field of the action's upload spec). */
+  file?: File;
+}
+
+/**
+ * Runs one record action and handles its result by kind (CONVENTIONS "Actions"): a record is handed to
+ * `onRecord` and the lists reload; a message is shown; a file is saved. A failure shows the server's 409
+ * message or `Server error while {…}` (spec §8).
+ */
+export function useRecordAction(resource: AnyResource, action: AnyAction, onRecord?: (row: Row) => void) {
+  const alerts = useAlerts();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, input = {}, version, file }: RecordActionCall) => {
+      const path = actionPath(resource.apiPath, action, 'record').replace(':id', encodeURIComponent(String(id)));
+      const headers = version ? { 'If-Match': version } : undefined;
+      if (file) return { row: await api.upload<Row>(path, file, action.upload?.field ?? 'file', { headers }) };
+      if (action.result === 'file') {
+        saveFile(await apiDownload(path, { body: input, headers }), action.filename ?? 'download');
+        return {};
+      }
+      const answer = await api.post<Row | { message: string }>(path, input, { headers });
+      return action.result === 'record' ? { row: answer as Row } : { message: (answer as { message: string }).message };
+    },
+    onSuccess: async ({ row, message }) => {
+      if (row) onRecord?.(row);
+      if (message) alerts.showSuccess(message);
+      if (row || message) await refreshAfterWrite(queryClient, resource.key);
+    },
+    onError: (error) => alerts.showFailure(error, failureTextOf(action)),
+  });
+}

@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Group, List, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { formatMoney, isRunOver, type BatchRun } from '@app/contracts';
+import { api, apiDownload } from '../../lib/api-client';
+import { useAlerts } from '../../lib/alerts';
+import { saveFile } from '../../lib/save-file';
+
+/** How often the dialog asks how far a run has come. */
+export const BATCH_POLL_MS = 400;
+
+export interface BatchDialogProps {
+  runId: number;
+  onClose: () => void;
+  /** Called once, when a run that changed things is over (the overview clears its selection and reloads). */
+  onFinished: () => void;
+}
+
+const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pending: '…', ok: 'OK', failed: 'Refused', cancelled: 'Cancelled' };
+
+/**
+ * The one batch dialog (spec §4 "Batch runs", DESIGN §10): follows a server-side run with a progress bar and its
+ * `Error for {reference}` lines, says `Finished`, then lets the user download the result or retry the failed
+ * rows. A preview (dry run) shows what each row would do, and Confirm does it for real.
+ */
+export function BatchDialog({ runId, onClose, onFinished }: BatchDialogProps) {
+  const [current, setCurrent] = useState(runId);
+  const alerts = useAlerts();
+  const finishedOnce = useRef(new Set<number>());
+  const query = useQuery({
+    queryKey: ['batch_runs', current],
+    queryFn: ({ signal }) => api.get<BatchRun>(`/batch_runs/${current}`, { signal }),
+    refetchInterval: (q) => (q.state.data && isRunOver(q.state.data.status) ? false : BATCH_POLL_MS),
+  });
+  const run = query.data;
+  const over = run !== undefined && isRunOver(run.status);
+
+  useEffect(() => {
+    if (run && over && !run.dry_run && !finishedOnce.current.has(run.id)) {
+      finishedOnce.current.add(run.id);
+      onFinished();
+    }
+  }, [run, over, onFinished]);
+
+  const steer = useMutation({
+    mutationFn: async (what: 'retry_failed' | 'cancel' | 'confirm') => {
+      const answer = await api.post<BatchRun | { run_id: number }>(`/batch_runs/${current}/${what}`, {});
+      return { what, answer };
+    },
+    onSuccess: ({ what, answer }) => {
+      if (what === 'confirm') setCurrent((answer as { run_id: number }).run_id);
+      else {
+        finishedOnce.current.delete(current);
+        void query.refetch();
+      }
+    },
+    onError: (error) => alerts.showFailure(error, 'running the batch'),
+  });
+
+  const download = useMutation({
+    mutationFn: () => apiDownload(`/batch_runs/${current}/result`, { method: 'GET' }),
+    onSuccess: (file) => saveFile(file, `Batch_${current}.xlsx`),
+    onError: (error) => alerts.showFailure(error, 'downloading the batch result'),
+  });
+
+  const failed = run?.rows.filter((r) => r.status === 'failed') ?? [];
+  const percent = run && run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
+  const title = run ? (run.dry_run ? `Preview: ${run.label}` : run.label) : 'Batch';
+
+  return (
+    <Modal opened onClose={onClose} title={title} centered size="lg" closeOnClickOutside={over}>
+      <Stack gap="sm">
+        {query.error && (
+          <Alert color="red" variant="light" role="alert">
+            {query.error.message}
+          </Alert>
+        )}
+        {run && !run.dry_run && (
+          <>
+            <Progress value={percent} size="lg" aria-label={`${run.label}: ${run.done} of ${run.total} done`} animated={!over} />
+            <Text size="sm" aria-live="polite" data-testid="batch-status">
+              {run.status === 'finished'
+                ? `Finished: ${run.done - run.failed} of ${run.total} done, ${run.failed} failed`
+                : run.status === 'cancelled'
+                  ? `Cancelled: ${run.done} of ${run.total} done`
+                  : `${run.done} of ${run.total} done…`}
+            </Text>
+            {failed.length > 0 && (
+              <ScrollArea.Autosize mah={220} type="auto">
+                <List size="sm" spacing={2} aria-label="Errors" c="red.9">
+                  {failed.map((r) => (
+                    <List.Item key={r.id}>{r.message}</List.Item>
+                  ))}
+                </List>
+              </ScrollArea.Autosize>
+            )}
+          </>
+        )}
+        {run?.dry_run && (
+          <>
+            <Text size="sm" aria-live="polite" data-testid="batch-status">
+              {over
+                ? `Nothing has been changed yet. ${run.total - run.failed} of ${run.total} would be done${run.amount !== null ? `, ${formatMoney(run.amount)} in all` : ''}; ${run.failed} refused.`
+                : `Checking ${run.done} of ${run.total}…`}
+            </Text>
+            <ScrollArea.Autosize mah={320} type="auto">
+              <Table fz="sm" striped aria-label="Preview">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Reference</Table.Th>
+                    <Table.Th>Result</Table.Th>
+                    <Table.Th>What would happen</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {run.rows.map((r) => (
+                    <Table.Tr key={r.id}>
+                      <Table.Td>{r.reference}</Table.Td>
+                      <Table.Td c={r.status === 'failed' ? 'red.9' : undefined}>{resultLabel[r.status]}</Table.Td>
+                      <Table.Td>{r.message}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea.Autosize>
+          </>
+        )}
+        <Group justify="flex-end" gap="xs">
+          {run && !over && (
+            <Button variant="default" onClick={() => steer.mutate('cancel')} loading={steer.isPending && steer.variables === 'cancel'}>
+              Cancel run
+            </Button>
+          )}
+          {run && over && (
+            <Button variant="default" onClick={() => download.mutate()} loading={download.isPending}>
+              Download result
+            </Button>
+          )}
+          {run && over && !run.dry_run && run.failed > 0 && (
+            <Button variant="default" onClick={() => steer.mutate('retry_failed')} loading={steer.isPending && steer.variables === 'retry_failed'}>
+              Retry failed rows
+            </Button>
+          )}
+          {run?.dry_run && over && run.status === 'finished' && run.failed < run.total && (
+            <Button onClick={() => steer.mutate('confirm')} loading={steer.isPending && steer.variables === 'confirm'}>
+              Confirm
+            </Button>
+          )}
+          <Button variant={over ? 'filled' : 'default'} onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

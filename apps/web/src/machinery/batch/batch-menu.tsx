@@ -1,0 +1,119 @@
+import { useCallback, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Menu } from '@mantine/core';
+import { actionPath, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
+import { api } from '../../lib/api-client';
+import { useAlerts } from '../../lib/alerts';
+import { useAuth } from '../../lib/auth';
+import { refreshAfterWrite } from '../../lib/query-keys';
+import { actionFieldDefs, batchActionsOf, failureTextOf } from '../actions/actions';
+import { InputDialog } from '../actions/input-dialog';
+import type { FieldDef } from '../fields/types';
+import type { Overview } from '../overview/use-overview';
+import { BatchDialog } from './batch-dialog';
+
+/** Bulk Edit's fields: the resource's own, each optional; a flag offers Yes / No / empty ("unchanged"). */
+export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[]): FieldDef[] {
+  const names = resource.bulkEdit?.fields ?? [];
+  return names.flatMap((name) => {
+    const def = fields.find((f) => f.name === name);
+    if (!def) return [];
+    return [{ ...def, readOnly: false, span: 1, placeholder: 'Unchanged', ...(def.kind === 'boolean' ? { allowEmpty: true } : {}) }];
+  });
+}
+
+interface Asking {
+  action: AnyAction;
+}
+
+/**
+ * The Batch menu of an overview (spec §2, §4): shown with a selection, to the roles its actions allow. An action
+ * asks its input (or a confirmation) first, then runs on the server as a batch run, followed in the batch
+ * dialog; a preview action shows its dry run first.
+ */
+export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { overview: Overview<D>; view: ViewDescriptor; fields: readonly FieldDef[] }) {
+  const { descriptor, selection } = overview;
+  const { user } = useAuth();
+  const alerts = useAlerts();
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const [runId, setRunId] = useState<number | null>(null);
+  const actions = batchActionsOf(descriptor, view, user?.userrole_name);
+
+  const start = useMutation({
+    mutationFn: ({ action, input }: { action: AnyAction; input: Record<string, unknown> }) =>
+      api.post<BatchStarted>(actionPath(descriptor.apiPath, action, 'batch'), {
+        ...input,
+        ids: selection.ids.map(Number),
+        versions: selection.versions,
+        ...(action.preview || action.batch?.preview ? { dry_run: true } : {}),
+      }),
+    onSuccess: ({ run_id }) => {
+      setAsking(null);
+      setRunId(run_id);
+    },
+    onError: (error, { action }) => {
+      setAsking(null);
+      alerts.showFailure(error, failureTextOf(action));
+    },
+  });
+
+  const finished = useCallback(() => {
+    overview.clearSelection();
+    void refreshAfterWrite(queryClient, descriptor.key);
+  }, [overview, queryClient, descriptor.key]);
+
+  const choose = (action: AnyAction) => {
+    if (action.name === 'bulk_edit' || (action.fields?.length ?? 0) > 0 || action.confirm || action.batch?.confirm) setAsking({ action });
+    else start.mutate({ action, input: {} });
+  };
+
+  const dialog = asking && (() => {
+    const { action } = asking;
+    const isBulk = action.name === 'bulk_edit';
+    const count = selection.count;
+    return (
+      <InputDialog
+        title={isBulk ? 'Bulk Edit' : (action.batch?.label ?? action.label)}
+        text={
+          isBulk
+            ? `Changes the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}. Fields left empty stay unchanged.`
+            : (action.batch?.confirm ?? action.confirm ?? `For the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}.`)
+        }
+        fields={isBulk ? bulkEditFields(descriptor, fields) : actionFieldDefs(action)}
+        schema={action.input.strict()}
+        toInput={isBulk ? (wire) => ({ changes: wire }) : undefined}
+        fieldOfPath={isBulk ? (path) => (path[0] === 'changes' ? String(path[1] ?? '') : undefined) : undefined}
+        requireChange={isBulk}
+        submitLabel={isBulk ? 'Apply' : action.preview || action.batch?.preview ? 'Preview' : 'Run'}
+        pending={start.isPending}
+        onSubmit={(input) => start.mutate({ action, input })}
+        onClose={() => setAsking(null)}
+      />
+    );
+  })();
+
+  if (actions.length === 0 || (selection.count === 0 && runId === null && asking === null)) return null;
+  return (
+    <>
+      {selection.count > 0 && (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <Button variant="default" size="sm" loading={start.isPending && asking === null}>
+              Batch
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {actions.map((a) => (
+              <Menu.Item key={a.name} onClick={() => choose(a)}>
+                {a.batch?.label ?? a.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      )}
+      {dialog}
+      {runId !== null && <BatchDialog runId={runId} onClose={() => setRunId(null)} onFinished={finished} />}
+    </>
+  );
+}
