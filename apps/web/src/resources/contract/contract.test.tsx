@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_ROUNDS, CONTRACT_STATUSES } from '@app/contracts';
+import { APPLICATION_ROUNDS, CONTRACT_STATUSES, MAX_UPLOAD_BYTES } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
 import { choiceList, contractRow, failure, page, plainUser, readerUser, scholarships, SEEN, session } from '../../test/fixtures';
@@ -426,6 +426,16 @@ describe('contract documents', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Uploaded passport.pdf');
     expect(await within(screen.getByRole('table', { name: 'Documents' })).findByText('passport.pdf')).toBeInTheDocument();
     expect(within(form).getByRole('button', { name: 'Upload' })).toBeDisabled();
+  });
+
+  it('refuses a file over the upload limit before sending anything', async () => {
+    const { user, api } = await openContract(1);
+    await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
+    const form = screen.getByRole('form', { name: 'Upload document' });
+    await user.upload(within(form).getByLabelText('File'), new File([new Uint8Array(MAX_UPLOAD_BYTES + 1)], 'huge.pdf'));
+    expect(within(form).getByText(`The file is larger than ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)} MB`)).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: 'Upload' })).toBeDisabled();
+    expect(api.sent('POST /contract_files')).toHaveLength(0);
   });
 
   it('shows the server’s message of a too large file (413) and removes the empty record', async () => {
