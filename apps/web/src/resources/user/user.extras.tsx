@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
+import { z } from 'zod';
 import { PasswordSchema, userResource, type User } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
@@ -9,14 +10,14 @@ import { useAuth } from '../../lib/auth';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import type { Detail } from '../../machinery/detail/use-detail';
 
-/** The password rules of the contract (length), checked before anything is sent. */
-const passwordMessage = (value: string) => PasswordSchema.safeParse(value).error?.issues[0]?.message ?? null;
+/** The password rules of the contract (length), checked before anything is sent; the repeat is compared on submit. */
+const passwordRules = schemaResolver(z.object({ password: PasswordSchema }), { sync: true });
 
 function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
   const form = useForm({
     mode: 'controlled',
     initialValues: { password: '', repeat: '' },
-    validate: { password: passwordMessage },
+    validate: passwordRules,
   });
   const alerts = useAlerts();
   const queryClient = useQueryClient();
