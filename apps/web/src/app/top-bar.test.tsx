@@ -28,6 +28,7 @@ describe('top bar', () => {
     ]);
     await user.click(screen.getByRole('menuitem', { name: 'Universities' }));
     expect(await screen.findByRole('heading', { name: 'Universities' })).toBeInTheDocument();
+    expect(await screen.findByText('Technical University of Munich')).toBeInTheDocument();
     expect(location()).toBe('/universities');
 
     await user.click(screen.getByRole('link', { name: 'Scholarship Office' }));
