@@ -1,6 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { columnTexts, contractData, contractReferences, countryId, createAccount, createRecord, login, studentData, uniqueSuffix } from './helpers.js';
+import {
+  apiToken,
+  chooseOption,
+  columnTexts,
+  contractData,
+  contractReferences,
+  countryId,
+  createAccount,
+  createRecord,
+  login,
+  studentData,
+  uniqueSuffix,
+} from './helpers.js';
 
 /** Two contracts of one new student; the suffix in the student's name finds exactly them. */
 async function twoContracts(request: APIRequestContext, suffix: string): Promise<number[]> {
@@ -73,4 +85,40 @@ test('Export report downloads Contracts.xlsx of the current filter', async ({ pa
   // An xlsx is a zip archive.
   expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
   expect(bytes.length).toBeGreaterThan(1000);
+});
+
+test('the advanced filter narrows the contracts to the chosen status, active and instalments, and Reset widens them again', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const [, secondId] = await twoContracts(request, suffix);
+  const token = await apiToken(request);
+  const enrolled = await request.put(`/api/v1.0/contracts/${secondId}/update_status`, {
+    data: { contract_status_id: 3 },
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(enrolled.status(), await enrolled.text()).toBe(200);
+  const applicationNumber = (await enrolled.json()).application_number as string;
+
+  await login(page);
+  await page.goto('/#/contracts');
+  await page.getByLabel('Quick filter').fill(suffix);
+  await page.getByLabel('Quick filter').press('Enter');
+  await expect(page.getByText('1-2 of 2')).toBeVisible();
+
+  await page.getByRole('checkbox', { name: 'Advanced' }).check();
+  const filter = page.getByRole('form', { name: 'Advanced filter' });
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Status' }), 'Enrolled');
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Active' }), 'Yes');
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Instalments' }), 'No');
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByText('1-1 of 1')).toBeVisible();
+  expect(await columnTexts(page, 1)).toEqual([applicationNumber]);
+  expect(await columnTexts(page, 3)).toEqual(['Enrolled']);
+
+  // Nothing of this run is a contract with instalments.
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Instalments' }), 'Yes');
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByText('No Data Available')).toBeVisible();
+
+  await filter.getByRole('button', { name: 'Reset' }).click();
+  await expect(page.getByText('1-2 of 2')).toBeVisible();
 });

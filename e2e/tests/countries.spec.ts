@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { codes, columnTexts, createCountries, login } from './helpers.js';
+import { codes, columnTexts, createCountries, login, updateRecord } from './helpers.js';
 
 test.beforeEach(async ({ page }) => {
   await login(page);
@@ -138,4 +138,44 @@ test('the filter, sort and page are remembered after navigating away and back', 
   await expect(page.getByLabel('Quick filter')).toHaveValue('Rememberme');
   await expect(page.getByText('1-2 of 2')).toBeVisible();
   await expect.poll(() => columnTexts(page, 2)).toEqual(['Rememberme B', 'Rememberme A']);
+});
+
+test('saving over a change made since the screen opened is refused with the server’s message; the typed value stays', async ({ page }) => {
+  await createCountries(page.request, [{ cntry_code: 'SLX', cntry_name: 'Staleland' }]);
+  await page.goto('/#/countries');
+  await page.getByLabel('Quick filter').fill('Staleland');
+  await page.getByLabel('Quick filter').press('Enter');
+  await expect(page.getByText('1-1 of 1')).toBeVisible();
+  await page.getByRole('row', { name: /Staleland/ }).getByRole('button', { name: 'Edit' }).click();
+  await expect(page).toHaveURL(/#\/country\/\d+\?mode=edit$/);
+  const id = Number(/country\/(\d+)/.exec(page.url())![1]);
+
+  // Someone else saves the country while this screen has it open.
+  await updateRecord(page.request, 'countries', id, { cntry_name: 'Staleland (renamed elsewhere)' });
+
+  await page.getByLabel('Name').fill('Staleland (mine)');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'This Country was changed by' });
+  await expect(alert).toHaveText(/^This Country was changed by System Administrator at \d{2}-\d{2}-\d{4} \d{2}:\d{2} after you opened it\./);
+  await expect(page).toHaveURL(/mode=edit$/);
+  await expect(page.getByLabel('Name')).toHaveValue('Staleland (mine)');
+  // It stays until dismissed.
+  await alert.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(alert).toHaveCount(0);
+
+  // What was saved is the other change.
+  await page.getByRole('button', { name: 'Undo Edit' }).click();
+  await page.reload();
+  await expect(page.getByLabel('Name')).toHaveValue('Staleland (renamed elsewhere)');
+});
+
+test('a new country with a code already used is refused with the server’s message', async ({ page }) => {
+  await createCountries(page.request, [{ cntry_code: 'DPX', cntry_name: 'Duplicatia' }]);
+  await page.goto('/#/country/new');
+  await page.getByLabel('Code').fill('dpx');
+  await page.getByLabel('Name').fill('Duplicatia Again');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'A Country with this Code already exists' })).toBeVisible();
+  await expect(page).toHaveURL(/#\/country\/new$/);
+  await expect(page.getByLabel('Name')).toHaveValue('Duplicatia Again');
 });

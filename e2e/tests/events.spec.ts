@@ -1,5 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { apiToken, columnTexts, createRecord, login, uniqueSuffix, universityData, updateRecord } from './helpers.js';
+import {
+  apiToken,
+  chooseOption,
+  columnTexts,
+  countryId,
+  createRecord,
+  login,
+  studentData,
+  uniqueSuffix,
+  universityData,
+  updateRecord,
+} from './helpers.js';
 
 test('the event log lists a university update, a user creation, a password change and a login, newest first, with their users', async ({
   page,
@@ -63,4 +74,21 @@ test('the event log lists a university update, a user creation, a password chang
   await filter.getByLabel('Event Time to').press('Escape');
   await filter.getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByText('1-5 of 5')).toBeVisible();
+});
+
+test('the event log is filtered by student: the student’s own events only', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const studentId = await createRecord(request, 'students', studentData(suffix, await countryId(request, 'Germany')));
+  await updateRecord(request, 'students', studentId, { city: 'Hamburg' });
+
+  await login(page);
+  await page.goto('/#/events');
+  await expect(page.getByText(/^1-\d+ of \d+$/)).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Advanced' }).check();
+  const filter = page.getByRole('form', { name: 'Advanced filter' });
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Student' }), `Muster ${suffix}, Erika`);
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByText('1-2 of 2')).toBeVisible();
+  expect(await columnTexts(page, 2)).toEqual(['Update', 'Create']);
+  expect(await columnTexts(page, 4)).toEqual([`Erika Muster ${suffix}`, `Erika Muster ${suffix}`]);
 });

@@ -1,10 +1,9 @@
 import { Outlet } from 'react-router';
 import { AppShell } from '@mantine/core';
-import { AlertList } from '../lib/alerts';
 import { HEADER_HEIGHT } from '../lib/layout';
 import { TopBar } from './top-bar';
 
-/** The frame of every logged-in page: top bar, the page's alerts, the screen. */
+/** The frame of every logged-in page: the top bar and the screen (alerts are toasts). */
 export function AppLayout() {
   return (
     <AppShell header={{ height: HEADER_HEIGHT }} padding="md">
@@ -12,7 +11,6 @@ export function AppLayout() {
         <TopBar />
       </AppShell.Header>
       <AppShell.Main>
-        <AlertList />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -1,6 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useAuth } from '../lib/auth';
 
 /**
@@ -10,26 +10,22 @@ import { useAuth } from '../lib/auth';
 export function LoginPage() {
   const { login } = useAuth();
   const navigate = useNavigate();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const usernameInput = useRef<HTMLInputElement>(null);
-  const canSubmit = username !== '' && password !== '' && !busy;
+  const form = useForm({ mode: 'controlled', initialValues: { username: '', password: '' } });
+  const { username, password } = form.values;
+  // `submitting` lasts while the login call runs (the submit handler's promise).
+  const canSubmit = username !== '' && password !== '' && !form.submitting;
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
+  const onSubmit = form.onSubmit(async (credentials) => {
+    // Enter in a field submits even while Login is disabled.
     if (!canSubmit) return;
-    setBusy(true);
     try {
-      await login(username, password);
+      await login(credentials.username, credentials.password);
       navigate('/', { replace: true });
     } catch {
-      setUsername('');
-      setPassword('');
-      setBusy(false);
-      usernameInput.current?.focus();
+      form.reset();
+      form.getInputNode('username')?.focus();
     }
-  };
+  });
 
   return (
     // The login screen has no app shell: it is its own main landmark.
@@ -45,22 +41,14 @@ export function LoginPage() {
                 Please log in.
               </Text>
             </div>
-            <TextInput
-              ref={usernameInput}
-              label="Username"
-              autoComplete="username"
-              value={username}
-              onChange={(e) => setUsername(e.currentTarget.value)}
-              autoFocus
-            />
+            <TextInput label="Username" autoComplete="username" {...form.getInputProps('username')} autoFocus />
             <PasswordInput
               label="Password"
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
+              {...form.getInputProps('password')}
               visibilityToggleButtonProps={{ 'aria-label': 'Show typed characters' }}
             />
-            <Button type="submit" disabled={!canSubmit} loading={busy}>
+            <Button type="submit" disabled={!canSubmit} loading={form.submitting}>
               Login
             </Button>
           </Stack>

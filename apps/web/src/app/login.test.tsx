@@ -1,9 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeServer, PASSWORD } from '../test/fake-server';
+import { stubApi } from '../test/api-stub';
+import { adminUser, countryRows, failure, noSession, page, readerUser, session } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 
-const loggedOut = () => new FakeServer({ session: null });
+const PASSWORD = 'correct horse battery';
+
+/** Nobody logged in yet; a login answers with `user` (a fixed answer: the password is not checked here). */
+const loggedOut = (user = adminUser) => stubApi({ ...noSession(), 'POST /auth/login': { body: { user, token: 'jwt' } } });
 
 describe('login screen', () => {
   it('sends an unauthenticated visit to the login screen', async () => {
@@ -24,25 +28,33 @@ describe('login screen', () => {
     expect(login).toBeDisabled();
   });
 
+  it('sends nothing on Enter while a field is empty', async () => {
+    const { user, api } = renderApp('/login', loggedOut());
+    await user.type(await screen.findByLabelText('Password'), `${PASSWORD}{Enter}`);
+    expect(api.sent('POST /auth/login')).toHaveLength(0);
+  });
+
   it('logs in with Enter in the password field and goes to / showing the user', async () => {
-    const { user, server, location } = renderApp('/login', loggedOut());
+    const { user, api, location } = renderApp('/login', loggedOut());
     await user.type(await screen.findByLabelText('Username'), 'ada');
     await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
     expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
     expect(screen.getByText('v2.0.51')).toBeInTheDocument();
     expect(location()).toBe('/');
-    const call = server.lastRequestTo('POST', '/auth/login');
+    const call = api.last('POST /auth/login');
     expect(call?.body).toEqual({ username: 'ada', password: PASSWORD });
     expect(call?.credentials).toBe('same-origin');
   });
 
-  it('clears both fields and shows no message when the login fails', async () => {
-    const { user, server, location } = renderApp('/login', loggedOut());
+  it('clears both fields, focuses the username and shows no message when the login fails', async () => {
+    const api = loggedOut().on('POST /auth/login', failure(401, 'Wrong username or password'));
+    const { user, location } = renderApp('/login', api);
     await user.type(await screen.findByLabelText('Username'), 'ada');
     await user.type(screen.getByLabelText('Password'), 'wrong password{Enter}');
     await waitFor(() => expect(screen.getByLabelText('Username')).toHaveValue(''));
     expect(screen.getByLabelText('Password')).toHaveValue('');
-    expect(server.requestsTo('POST', '/auth/login')).toHaveLength(1);
+    expect(screen.getByLabelText('Username')).toHaveFocus();
+    expect(api.sent('POST /auth/login')).toHaveLength(1);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText(/wrong/i)).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Login' })).toBeDisabled();
@@ -50,8 +62,8 @@ describe('login screen', () => {
   });
 
   it('clears the fields on too many attempts (429) as well', async () => {
-    const server = loggedOut().on('POST', '/auth/login', { status: 429, body: { message: 'Too many failed login attempts' } });
-    const { user } = renderApp('/login', server);
+    const api = loggedOut().on('POST /auth/login', failure(429, 'Too many failed login attempts'));
+    const { user } = renderApp('/login', api);
     await user.type(await screen.findByLabelText('Username'), 'ada');
     await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
@@ -60,22 +72,28 @@ describe('login screen', () => {
   });
 
   it('sends a logged-in visit of /login to /', async () => {
-    const { location } = renderApp('/login');
+    const { location } = renderApp('/login', stubApi(session()));
     expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
     expect(location()).toBe('/');
   });
 
   it('logs out with the Logout button and returns to /login', async () => {
-    const { user, server, location } = renderApp('/');
+    const { user, api, location } = renderApp('/', stubApi({ ...session(), 'POST /auth/logout': { status: 204 } }));
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
     expect(await screen.findByLabelText('Username')).toBeInTheDocument();
     expect(location()).toBe('/login');
-    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(1);
+    expect(api.sent('POST /auth/logout')).toHaveLength(1);
   });
 
   it('leaves the alerts of a session behind at logout', async () => {
-    const server = new FakeServer().on('DELETE', '/countries/1', { status: 500, body: { message: 'x' } });
-    const { user } = renderApp('/country/1', server);
+    const api = stubApi({
+      ...session(),
+      'GET /countries/1': { body: countryRows[0] },
+      'DELETE /countries/1': failure(500, 'x'),
+      'POST /auth/logout': { status: 204 },
+      'POST /auth/login': { body: { user: readerUser, token: 'jwt' } },
+    });
+    const { user } = renderApp('/country/1', api);
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while deleting');
@@ -83,13 +101,14 @@ describe('login screen', () => {
     await user.type(await screen.findByLabelText('Username'), 'rita');
     await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
     expect(await screen.findByText('Rita Reader (Reader)')).toBeInTheDocument();
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 
   it('goes to /login when any call answers 401 (the session expired)', async () => {
-    const { user, server, location } = renderApp('/');
+    const api = stubApi({ ...session(), 'GET /countries': page(countryRows) });
+    const { user, location } = renderApp('/', api);
     await screen.findByText('Ada Lovelace (Administrator)');
-    server.session = null;
+    api.on('GET /countries', failure(401, 'Not logged in'));
     await user.click(screen.getByRole('link', { name: 'Countries' }));
     expect(await screen.findByLabelText('Username')).toBeInTheDocument();
     expect(location()).toBe('/login');

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';
-import { AlertsProvider } from '../lib/alerts';
 import { AuthProvider } from '../lib/auth';
 import { cssVariablesResolver, theme } from '../lib/theme';
 
@@ -31,10 +31,10 @@ export function AppProviders({ children, queryClient, mantineEnv = 'default' }: 
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={mantineEnv} defaultColorScheme="light">
+      {/* The app's alerts (lib/alerts): bottom right, clear of the top bar and the screens' own buttons. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={client}>
-        <AuthProvider>
-          <AlertsProvider>{children}</AlertsProvider>
-        </AuthProvider>
+        <AuthProvider>{children}</AuthProvider>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -1,15 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { SessionUser } from '@app/contracts';
-import { adminUser, FakeServer, readerUser } from '../test/fake-server';
+import { stubApi } from '../test/api-stub';
+import { developerUser, page, plainUser, readerUser, session } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 
-const userUser: SessionUser = { ...readerUser, id: 3, usr_name: 'Uma User', usr_role_id: 3, userrole_name: 'User' };
-const developer: SessionUser = { ...adminUser, id: 5, usr_name: 'Dev Eloper', usr_role_id: 1, userrole_name: 'Developer' };
+const universities = page([{ id: 1, name: 'Technical University of Munich', shortname: 'TUM', edit_timestamp: null }]);
 
 describe('top bar', () => {
   it('shows name, role, version, brand link and the menus of an administrator', async () => {
-    const { user, location } = renderApp('/countries');
+    const { user, location } = renderApp('/', stubApi({ ...session(), 'GET /universities': universities }));
     expect(await screen.findByText('Ada Lovelace (Administrator)')).toBeInTheDocument();
     expect(screen.getByText('v2.0.51')).toBeInTheDocument();
     for (const menu of ['Manage', 'Students', 'Invoicing', 'Payments']) {
@@ -37,7 +36,7 @@ describe('top bar', () => {
   });
 
   it('links the Invoicing and Payments screens', async () => {
-    const { user, location } = renderApp('/');
+    const { user, location } = renderApp('/', stubApi(session()));
     await user.click(await screen.findByRole('button', { name: 'Invoicing' }));
     expect((await screen.findAllByRole('menuitem')).map((i) => i.textContent)).toEqual([
       'Planned Invoices',
@@ -53,7 +52,7 @@ describe('top bar', () => {
   });
 
   it('hides the Manage menu below Administrator but keeps Log Events for everyone', async () => {
-    const { user, location } = renderApp('/', new FakeServer({ session: readerUser }));
+    const { user, location } = renderApp('/', stubApi({ ...session(readerUser), 'GET /logging': page([]) }));
     expect(await screen.findByText('Rita Reader (Reader)')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Students' })).toBeInTheDocument();
@@ -64,7 +63,7 @@ describe('top bar', () => {
 
   it('on a narrow screen, the burger opens a drawer with the user, the version, Logout and the menus of the role', async () => {
     // jsdom applies no CSS: the burger is there at any width, and a closed drawer renders nothing.
-    const { user, location } = renderApp('/', new FakeServer({ session: readerUser }));
+    const { user, location } = renderApp('/', stubApi({ ...session(readerUser), 'POST /auth/logout': { status: 204 } }));
     expect(screen.queryByRole('dialog', { name: 'Navigation' })).not.toBeInTheDocument();
     const burger = await screen.findByRole('button', { name: 'Open navigation' });
     expect(burger).toHaveAttribute('aria-expanded', 'false');
@@ -99,13 +98,13 @@ describe('top bar', () => {
   });
 
   it('lets only Developers and Administrators open /config', async () => {
-    const asUser = renderApp('/config', new FakeServer({ session: userUser }));
-    expect(await screen.findByText('Uma User (User)')).toBeInTheDocument();
+    const asUser = renderApp('/config', stubApi(session(plainUser)));
+    expect(await screen.findByText('Bob User (User)')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('not allowed');
     expect(screen.queryByRole('heading', { name: 'Configuration' })).not.toBeInTheDocument();
     asUser.unmount();
 
-    renderApp('/config', new FakeServer({ session: developer }));
+    renderApp('/config', stubApi(session(developerUser)));
     expect(await screen.findByRole('heading', { name: 'Configuration' })).toBeInTheDocument();
   });
 });

@@ -1,14 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { api, ApiError, filenameFromDisposition, onUnauthorized, queryString } from './api-client';
-import { FakeServer } from '../test/fake-server';
+import { stubApi } from '../test/api-stub';
+import { failure } from '../test/fixtures';
 
 describe('api client', () => {
   it('throws a typed ApiError with the status, message and field errors, and logs the failure', async () => {
-    const server = new FakeServer().on('POST', '/countries', {
-      status: 400,
-      body: { message: 'Invalid country', errors: { cntry_code: ['Code is required'] } },
-    });
-    vi.stubGlobal('fetch', server.fetch);
+    stubApi({ 'POST /countries': failure(400, 'Invalid country', { cntry_code: ['Code is required'] }) });
     const error = await api.post('/countries', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, message: 'Invalid country', errors: { cntry_code: ['Code is required'] } });
@@ -16,7 +13,7 @@ describe('api client', () => {
   });
 
   it('tells the listeners about a 401, except for calls that expect one (login)', async () => {
-    vi.stubGlobal('fetch', new FakeServer({ session: null }).fetch);
+    stubApi({ 'GET /countries': failure(401, 'Not logged in'), 'POST /auth/login': failure(401, 'Wrong username or password') });
     const listener = vi.fn();
     const stop = onUnauthorized(listener);
     await expect(api.get('/countries')).rejects.toMatchObject({ status: 401 });
@@ -49,13 +46,15 @@ describe('api client', () => {
   });
 
   it('downloads a file with the server’s name, and sends an upload as multipart form data', async () => {
-    const server = new FakeServer();
-    vi.stubGlobal('fetch', server.fetch);
+    const stub = stubApi({
+      'POST /contract_files/1/download': { file: { content: new Blob(['%PDF-1.4 fixture'], { type: 'application/pdf' }), filename: 'contract.pdf' } },
+      'POST /contract_files/1/upload': { body: { id: 1 } },
+    });
     const file = await api.download('/contract_files/1/download');
     expect(file.filename).toBe('contract.pdf');
     expect(file.blob.size).toBeGreaterThan(0);
     await api.upload('/contract_files/1/upload', new File(['abc'], 'a.txt', { type: 'text/plain' }));
-    const sent = server.lastRequestTo('POST', '/contract_files/1/upload')!;
+    const sent = stub.last('POST /contract_files/1/upload')!;
     expect(sent.body).toBeInstanceOf(FormData);
     expect(sent.headers['content-type']).toBeUndefined();
     expect(((sent.body as FormData).get('file') as File).name).toBe('a.txt');

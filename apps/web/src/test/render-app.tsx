@@ -2,17 +2,15 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { vi } from 'vitest';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/router';
-import { FakeServer } from './fake-server';
+import type { ApiStub } from './api-stub';
 
 /**
- * Renders the whole app (real routes, providers and machinery) at `path`, with `fetch` answered by a fake
- * server. Nothing of our own code is mocked.
+ * Renders the app's screens (real routes, providers and machinery) at `path`, with `fetch` answered by the
+ * test's fixed answers (`stubApi`). Nothing of our own code is mocked.
  */
-export function renderApp(path: string, server: FakeServer = new FakeServer()) {
-  vi.stubGlobal('fetch', server.fetch);
+export function renderApp(path: string, api: ApiStub) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
@@ -24,5 +22,5 @@ export function renderApp(path: string, server: FakeServer = new FakeServer()) {
     </AppProviders>,
   );
   const location = () => `${router.state.location.pathname}${router.state.location.search}`;
-  return { ...view, router, server, user, queryClient, location };
+  return { ...view, router, api, user, queryClient, location };
 }

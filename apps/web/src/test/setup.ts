@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { notifications } from '@mantine/notifications';
 import { installDownloadCapture, savedFiles } from './downloads';
 
 // jsdom lacks what Mantine measures with.
@@ -53,6 +54,8 @@ beforeEach(() => {
   sessionStorage.clear();
   window.location.hash = '';
   savedFiles.length = 0;
+  // The toasts live in one store for the whole file: each test starts without the last one's.
+  notifications.clean();
 });
 
 afterEach(() => {

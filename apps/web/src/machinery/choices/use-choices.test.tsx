@@ -1,18 +1,14 @@
 import type { ReactNode } from 'react';
 import { renderHook, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { describe, expect, it, vi } from 'vitest';
-import { FakeServer } from '../../test/fake-server';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/api-stub';
+import { choiceList } from '../../test/fixtures';
 import { useChoices } from './use-choices';
 
 describe('useChoices', () => {
   it('loads the list again only when its checksum changes', async () => {
-    let checksum = 'a';
-    let names = ['France', 'Germany'];
-    const server = new FakeServer()
-      .on('GET', '/countries/choice_checksum', () => ({ status: 200, body: { checksum } }))
-      .on('GET', '/countries/choice', () => ({ status: 200, body: names.map((name, i) => ({ id: i + 1, name })) }));
-    vi.stubGlobal('fetch', server.fetch);
+    const api = stubApi(choiceList('countries', [{ id: 1, name: 'France' }, { id: 2, name: 'Germany' }], 'a'));
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 
@@ -20,16 +16,18 @@ describe('useChoices', () => {
     await waitFor(() => expect(first.result.current.choices.map((c) => c.name)).toEqual(['France', 'Germany']));
     first.unmount();
 
+    // Used again with the same checksum: the checksum is asked, the list is not.
     const second = renderHook(() => useChoices('countries'), { wrapper });
-    await waitFor(() => expect(server.requestsTo('GET', '/countries/choice_checksum')).toHaveLength(2));
+    await waitFor(() => expect(api.sent('GET /countries/choice_checksum')).toHaveLength(2));
     expect(second.result.current.choices).toHaveLength(2);
-    expect(server.requestsTo('GET', '/countries/choice')).toHaveLength(1);
+    expect(api.sent('GET /countries/choice')).toHaveLength(1);
     second.unmount();
 
-    checksum = 'b';
-    names = ['France', 'Germany', 'Italy'];
+    api
+      .on('GET /countries/choice_checksum', { body: { checksum: 'b' } })
+      .on('GET /countries/choice', { body: [{ id: 1, name: 'France' }, { id: 2, name: 'Germany' }, { id: 3, name: 'Italy' }] });
     const third = renderHook(() => useChoices('countries'), { wrapper });
     await waitFor(() => expect(third.result.current.choices).toHaveLength(3));
-    expect(server.requestsTo('GET', '/countries/choice')).toHaveLength(2);
+    expect(api.sent('GET /countries/choice')).toHaveLength(2);
   });
 });

@@ -1,12 +1,19 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeServer, readerUser } from '../../test/fake-server';
+import { stubApi, type Answers } from '../../test/api-stub';
+import { countryRows, failure, page, readerUser, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
-const GERMANY_SEEN = '2024-05-01T10:00:00.000Z';
+const germany = countryRows[0]!;
+const LATER = '2024-06-01T09:00:00.000Z';
 
-async function openGermany(path = '/country/1', server = new FakeServer()) {
-  const app = renderApp(path, server);
+/** The country screens' answers: Germany, the list of three, and whatever the test adds or replaces. */
+function countryApi(answers: Answers = {}) {
+  return stubApi({ ...session(), 'GET /countries/1': { body: germany }, 'GET /countries': page(countryRows), ...answers });
+}
+
+async function openGermany(path = '/country/1', api = countryApi()) {
+  const app = renderApp(path, api);
   await waitFor(() => expect(screen.getByLabelText(/^Code/)).toHaveValue('DE'));
   return app;
 }
@@ -40,6 +47,25 @@ describe('detail', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
   });
 
+  it('shows the record again when it loads anew, as long as nothing was changed', async () => {
+    const api = countryApi();
+    const { user, queryClient } = await openGermany('/country/1?mode=edit', api);
+    api.on('GET /countries/1', { body: { ...germany, cntry_name: 'Germany (reloaded)', edit_timestamp: LATER } });
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany (reloaded)'));
+
+    // Once changed, the user's values stay, and the save refers to the record as it was when they started.
+    await user.type(screen.getByLabelText(/^Name/), '!');
+    api.on('GET /countries/1', { body: { ...germany, cntry_name: 'Germany (again)', edit_timestamp: '2024-07-01T09:00:00.000Z' } });
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(api.sent('GET /countries/1')).toHaveLength(3));
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany (reloaded)!');
+    api.on('PUT /countries/1', { body: { ...germany, cntry_name: 'Germany (reloaded)!' } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.sent('PUT /countries/1')).toHaveLength(1));
+    expect(api.last('PUT /countries/1')!.headers['if-match']).toBe(LATER);
+  });
+
   it('asks before leaving unsaved changes for another screen: Stay keeps them, Leave goes', async () => {
     const { user, location } = await openGermany('/country/1?mode=edit');
     await user.clear(screen.getByLabelText(/^Name/));
@@ -62,18 +88,19 @@ describe('detail', () => {
   });
 
   it('asks before logging out from unsaved changes', async () => {
-    const { user, location, server } = await openGermany('/country/1?mode=edit');
+    const api = countryApi({ 'POST /auth/logout': { status: 204 } });
+    const { user, location } = await openGermany('/country/1?mode=edit', api);
     await user.type(screen.getByLabelText(/^Name/), ' (DE)');
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
     await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
-    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(0);
+    expect(api.sent('POST /auth/logout')).toHaveLength(0);
     expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany (DE)');
 
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Log out without saving' }));
     await waitFor(() => expect(location()).toBe('/login'));
-    expect(server.requestsTo('POST', '/auth/logout')).toHaveLength(1);
+    expect(api.sent('POST /auth/logout')).toHaveLength(1);
   });
 
   it('leaves without asking when nothing was changed', async () => {
@@ -85,12 +112,21 @@ describe('detail', () => {
     await waitFor(() => expect(location()).toBe('/countries'));
   });
 
+  it('leaves without asking when a change was typed back to the value of the record', async () => {
+    const { user, location } = await openGermany('/country/1?mode=edit');
+    await user.type(screen.getByLabelText(/^Name/), 'y');
+    await user.type(screen.getByLabelText(/^Name/), '{Backspace}');
+    await user.click(screen.getByRole('button', { name: 'Overview' }));
+    await waitFor(() => expect(location()).toBe('/countries'));
+  });
+
   it('goes to the saved record without asking after saving a new one', async () => {
-    const { user, location } = renderApp('/country/new');
+    const api = countryApi({ 'POST /countries': { status: 201, body: { id: 4 } }, 'GET /countries/4': { body: { id: 4, cntry_code: 'XQ', cntry_name: 'Examplestan', edit_timestamp: SEEN } } });
+    const { user, location } = renderApp('/country/new', api);
     await user.type(await screen.findByLabelText(/^Code/), 'XQ');
     await user.type(screen.getByLabelText(/^Name/), 'Examplestan');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(location()).toMatch(/^\/country\/\d+$/));
+    await waitFor(() => expect(location()).toBe('/country/4'));
     expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).not.toBeInTheDocument();
   });
 
@@ -101,7 +137,7 @@ describe('detail', () => {
   });
 
   it('shows the schema message of an emptied required field and disables Save', async () => {
-    const { user, server } = await openGermany('/country/1?mode=edit');
+    const { user, api } = await openGermany('/country/1?mode=edit');
     const save = screen.getByRole('button', { name: 'Save' });
     expect(save).toBeEnabled();
     await user.clear(screen.getByLabelText(/^Name/));
@@ -111,20 +147,32 @@ describe('detail', () => {
     expect(await screen.findByText('Code must be 2 or 3 letters')).toBeInTheDocument();
     await user.type(screen.getByLabelText(/^Name/), 'Germany{Enter}');
     expect(save).toBeDisabled();
-    expect(server.requestsTo('PUT', /^\/countries\//)).toHaveLength(0);
+    expect(api.sent('PUT /countries/1')).toHaveLength(0);
   });
 
-  it('saves only the changed fields plus id with If-Match, then shows the record read-only', async () => {
-    const { user, server, location } = await openGermany('/country/1?mode=edit');
+  it('shows no message on a field the user has not changed', async () => {
+    const { user } = renderApp('/country/new', countryApi());
+    await user.type(await screen.findByLabelText(/^Name/), 'Examplestan');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(screen.queryByText('Code is required')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Code/)).not.toHaveAttribute('aria-invalid', 'true');
+    await user.type(screen.getByLabelText(/^Code/), 'b');
+    await user.clear(screen.getByLabelText(/^Code/));
+    expect(await screen.findByText('Code is required')).toBeInTheDocument();
+  });
+
+  it('saves only the changed fields plus id with If-Match, then shows the answered record read-only', async () => {
+    const api = countryApi({ 'PUT /countries/1': { body: { ...germany, cntry_name: 'Federal Republic of Germany', edit_timestamp: LATER } } });
+    const { user, location } = await openGermany('/country/1?mode=edit', api);
     const name = screen.getByLabelText(/^Name/);
     await user.clear(name);
     await user.type(name, 'Federal Republic of Germany');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
-    expect(await screen.findByText('Saved')).toBeInTheDocument();
-    const put = server.lastRequestTo('PUT', '/countries/1')!;
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    const put = api.last('PUT /countries/1')!;
     expect(put.body).toEqual({ id: 1, cntry_name: 'Federal Republic of Germany' });
-    expect(put.headers['if-match']).toBe(GERMANY_SEEN);
+    expect(put.headers['if-match']).toBe(SEEN);
     await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveAttribute('readonly'));
     expect(location()).toBe('/country/1');
     expect(screen.getByLabelText(/^Name/)).toHaveValue('Federal Republic of Germany');
@@ -132,83 +180,83 @@ describe('detail', () => {
   });
 
   it('sends what the schema makes of a value (codes in capitals)', async () => {
-    const { user, server } = await openGermany('/country/1?mode=edit');
+    const api = countryApi({ 'PUT /countries/1': { body: { ...germany, cntry_code: 'DEU', edit_timestamp: LATER } } });
+    const { user } = await openGermany('/country/1?mode=edit', api);
     const code = screen.getByLabelText(/^Code/);
     await user.clear(code);
     await user.type(code, 'deu');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await screen.findByText('Saved');
-    expect(server.lastRequestTo('PUT', '/countries/1')!.body).toEqual({ id: 1, cntry_code: 'DEU' });
+    await screen.findByRole('status');
+    expect(api.last('PUT /countries/1')!.body).toEqual({ id: 1, cntry_code: 'DEU' });
   });
 
-  it("shows the server's message in a red alert on a 409 (stale edit) and stays in edit mode", async () => {
-    const server = new FakeServer();
-    const { user, location } = await openGermany('/country/1?mode=edit', server);
-    server.countries[0]!.edit_timestamp = '2024-06-01T09:00:00.000Z';
+  it("shows the server's message of a 409 in a red alert until dismissed, and stays in edit mode", async () => {
+    const message = 'This Country was changed by Bob Other at 01-05-2024 12:00 after you opened it.';
+    const { user, location } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(409, message) }));
     await user.clear(screen.getByLabelText(/^Name/));
     await user.type(screen.getByLabelText(/^Name/), 'Germany!');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('This Country was changed by Bob Other at 01-05-2024 12:00 after you opened it.');
+    expect(alert).toHaveTextContent(message);
     expect(location()).toBe('/country/1?mode=edit');
     expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany!');
     await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 
-  it('shows "Server error while saving update" on any other failure', async () => {
-    const server = new FakeServer().on('PUT', '/countries/1', { status: 500, body: { message: 'boom' } });
-    const { user } = await openGermany('/country/1?mode=edit', server);
+  it('shows "Server error while saving update" on any other failure, never the server’s text', async () => {
+    const { user } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(500, 'boom') }));
     await user.type(screen.getByLabelText(/^Name/), ' East');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while saving update');
     expect(screen.queryByText('boom')).not.toBeInTheDocument();
   });
 
-  it('shows field errors of a 400 on their fields', async () => {
-    const server = new FakeServer().on('PUT', '/countries/1', {
-      status: 400,
-      body: { message: 'Invalid country', errors: { cntry_name: ['Name is not allowed'] } },
-    });
-    const { user } = await openGermany('/country/1?mode=edit', server);
+  it('shows field errors of a 400 on their fields until the field changes', async () => {
+    const api = countryApi({ 'PUT /countries/1': failure(400, 'Invalid country', { cntry_name: ['Name is not allowed'] }) });
+    const { user } = await openGermany('/country/1?mode=edit', api);
     await user.type(screen.getByLabelText(/^Name/), ' East');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Name is not allowed')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Name/)).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent('Server error while saving update');
+    await user.type(screen.getByLabelText(/^Name/), 'ern');
+    expect(screen.queryByText('Name is not allowed')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Name/)).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('asks before deleting; No keeps the record, Yes deletes it and returns to the overview', async () => {
-    const { user, server, location } = await openGermany();
+    const { user, api, location } = await openGermany('/country/1', countryApi({ 'DELETE /countries/1': { status: 204 } }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Are you sure you want to delete this Country?');
     await user.click(within(dialog).getByRole('button', { name: 'No' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(server.requestsTo('DELETE', '/countries/1')).toHaveLength(0);
+    expect(api.sent('DELETE /countries/1')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByRole('heading', { name: 'Countries' })).toBeInTheDocument();
     expect(location()).toBe('/countries');
-    expect(server.requestsTo('DELETE', '/countries/1')).toHaveLength(1);
-    expect(await screen.findByText('Deleted')).toBeInTheDocument();
-    expect(await screen.findByText('1-2 of 2')).toBeInTheDocument();
-    expect(screen.queryByText('Germany')).not.toBeInTheDocument();
+    expect(api.sent('DELETE /countries/1')).toHaveLength(1);
+    expect(await screen.findByRole('status')).toHaveTextContent('Deleted');
+    expect(await screen.findByText('1-3 of 3')).toBeInTheDocument();
   });
 
-  it('shows "Server error while deleting" when the delete fails', async () => {
-    const server = new FakeServer().on('DELETE', '/countries/1', { status: 500, body: { message: 'x' } });
-    const { user, location } = await openGermany('/country/1', server);
+  it('shows "Server error while deleting" when the delete fails, and stays', async () => {
+    const { user, location } = await openGermany('/country/1', countryApi({ 'DELETE /countries/1': failure(500, 'x') }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while deleting');
     expect(location()).toBe('/country/1');
   });
 
-  it('creates a new record with POST and then shows it read-only', async () => {
-    const server = new FakeServer();
-    const { user, location } = renderApp('/countries', server);
+  it('creates a new record with POST of every field as the schema makes it, then shows it read-only', async () => {
+    const api = countryApi({
+      'POST /countries': { status: 201, body: { id: 4 } },
+      'GET /countries/4': { body: { id: 4, cntry_code: 'BE', cntry_name: 'Belgium', edit_timestamp: SEEN } },
+    });
+    const { user, location } = renderApp('/countries', api);
     await screen.findByText('1-3 of 3');
     await user.click(screen.getByRole('button', { name: 'New' }));
     expect(await screen.findByRole('heading', { name: 'New Country' })).toBeInTheDocument();
@@ -223,38 +271,38 @@ describe('detail', () => {
     await user.click(save);
 
     await waitFor(() => expect(location()).toBe('/country/4'));
-    expect(server.lastRequestTo('POST', '/countries')!.body).toEqual({ cntry_code: 'BE', cntry_name: 'Belgium' });
+    expect(api.last('POST /countries')!.body).toEqual({ cntry_code: 'BE', cntry_name: 'Belgium' });
     await waitFor(() => expect(screen.getByLabelText(/^Code/)).toHaveValue('BE'));
     expect(screen.getByLabelText(/^Code/)).toHaveAttribute('readonly');
     expect(screen.getByLabelText(/^Name/)).toHaveValue('Belgium');
-    expect(server.lastRequestTo('GET', '/countries/4')).toBeDefined();
-    expect(screen.getByText('Saved')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Saved');
   });
 
-  it('shows "Server error while saving new" when creating fails, and the 409 message for a duplicate', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/country/new', server);
+  it('shows the 409 message when creating is refused, and "Server error while saving new" on other failures', async () => {
+    const api = countryApi({ 'POST /countries': failure(409, 'A Country with this Code already exists') });
+    const { user } = renderApp('/country/new', api);
     await user.type(await screen.findByLabelText(/^Code/), 'DE');
     await user.type(screen.getByLabelText(/^Name/), 'Germany again');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Code DE is already used');
+    expect(await screen.findByRole('alert')).toHaveTextContent('A Country with this Code already exists');
 
-    server.on('POST', '/countries', { status: 503, body: { message: 'down' } });
+    api.on('POST /countries', failure(503, 'down'));
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while saving new');
   });
 
   it('offers neither Edit nor Delete to a Reader, and ignores ?mode=edit', async () => {
-    await openGermany('/country/1?mode=edit', new FakeServer({ session: readerUser }));
+    await openGermany('/country/1?mode=edit', countryApi(session(readerUser)));
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
     expect(screen.getByLabelText(/^Name/)).toHaveAttribute('readonly');
   });
 
-  it('reports an unknown record with the title', async () => {
-    renderApp('/country/999');
+  it('reports a record that cannot be loaded with the title', async () => {
+    renderApp('/country/999', countryApi({ 'GET /countries/999': failure(404, 'Country 999 not found') }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error loading Country');
   });
 });

@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnyResource, FieldErrors } from '@app/contracts';
+import { useForm } from '@mantine/form';
+import type { AnyResource } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -15,12 +16,6 @@ export type DetailMode = 'read' | 'edit' | 'new';
 
 type Row = Record<string, unknown> & { id: number | string; edit_timestamp?: string | null };
 type Values = Record<string, unknown>;
-
-interface Draft {
-  values: Values;
-  /** The record as it was when editing started: the diff and If-Match refer to it, not to a later refetch. */
-  base: Row | undefined;
-}
 
 export function isFieldReadOnly(def: FieldDef, mode: DetailMode): boolean {
   if (mode === 'read') return true;
@@ -47,6 +42,65 @@ function formValues(
   return values;
 }
 
+interface Checked {
+  /** The first message of each editable field that fails. */
+  errors: Record<string, string>;
+  /** Messages of the whole record that belong to no field drawn (new records only). */
+  formErrors: string[];
+  /** The editable fields' values as the schema makes them (codes in capitals …): what an update sends. */
+  parsed: Values;
+  /** The whole record as the create schema makes it (its defaults included): what a create sends. */
+  createBody: Values | undefined;
+  valid: boolean;
+}
+
+/**
+ * Validates form values with the descriptor's create schema: per editable field (the kind's own complaint about
+ * a mistyped value first), then the whole record for the rules across fields (zod refinements in the contract).
+ */
+function checkValues(
+  values: Values,
+  fields: readonly FieldDef[],
+  editable: readonly FieldDef[],
+  createSchema: AnyResource['createSchema'],
+  mode: DetailMode,
+): Checked {
+  const errors: Record<string, string> = {};
+  const parsed: Values = {};
+  const wire: Values = {};
+  for (const def of fields) {
+    if (fieldSchema(createSchema, def.name)) wire[def.name] = toWireValue(def, values[def.name]);
+  }
+  for (const def of editable) {
+    const typo = kindError(def, values[def.name]);
+    if (typo) {
+      errors[def.name] = typo;
+      continue;
+    }
+    const result = fieldSchema(createSchema, def.name)!.safeParse(wire[def.name]);
+    if (result.success) parsed[def.name] = result.data;
+    else errors[def.name] = result.error.issues[0]?.message ?? 'Invalid value';
+  }
+  const whole = createSchema.safeParse(wire);
+  const formErrors: string[] = [];
+  if (!whole.success) {
+    for (const issue of whole.error.issues) {
+      const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+      const isEditable = name !== undefined && editable.some((f) => f.name === name);
+      if (isEditable && !errors[name]) errors[name] = issue.message;
+      else if (!name && mode === 'new') formErrors.push(issue.message);
+      else if (name && !fields.some((f) => f.name === name) && mode === 'new') formErrors.push(`${name}: ${issue.message}`);
+    }
+  }
+  return {
+    errors,
+    formErrors,
+    parsed,
+    createBody: whole.success ? (whole.data as Values) : undefined,
+    valid: Object.keys(errors).length === 0 && formErrors.length === 0,
+  };
+}
+
 /**
  * Form values that follow from a change (a contract's end date from its start date): given the changed field,
  * its new form value and all form values, the other fields to set (form values too), or nothing.
@@ -61,6 +115,9 @@ export interface DetailOptions {
  * One record's screen state (spec §4 "Detail modes"): read-only by default, edit with `?mode=edit`, new when the
  * id is `new`. Validates with the descriptor's create schema, sends only the changed fields plus id (with
  * If-Match) on update and everything on create, deletes, reports failures and refreshes the overviews.
+ *
+ * The form state is a Mantine form: its values, which fields the user touched, its initial values (the record
+ * the user started from, for the diff) and the server's field errors of a failed save.
  */
 export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[], options: DetailOptions = {}) {
   const { derive } = options;
@@ -82,16 +139,30 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   });
   const record = isNew ? undefined : query.data;
 
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
-
   const initial = useMemo(
     () => formValues(fields, record, isNew ? searchParams : undefined, descriptor.createSchema),
     [fields, record, isNew, searchParams, descriptor.createSchema],
   );
-  const values = draft?.values ?? initial;
-  const base = draft ? draft.base : record;
+
+  // A change marks its field touched and drops the server's message of that field (Mantine's defaults).
+  const form = useForm<Values>({ mode: 'controlled', initialValues: initial });
+  const { setInitialValues, reset } = form;
+  /** Whether the user changed anything since the form last showed the record. */
+  const changing = form.isTouched();
+  /** The record the form started from: an update's id and If-Match refer to it, not to a later refetch. */
+  const base = useRef<Row | undefined>(record);
+
+  // Until the user changes something the form follows the record (loaded, refetched, answered by a save or a
+  // status action); from then on it keeps the user's values and the record they started from. Undo Edit and a
+  // save reset the form, so it follows the record again. Before paint: no frame shows the values of before.
+  useLayoutEffect(() => {
+    if (changing) return;
+    base.current = record;
+    setInitialValues(initial);
+    reset();
+  }, [changing, initial, record, setInitialValues, reset]);
+
+  const values = form.values;
 
   const required = useMemo(
     () => new Set(fields.filter((f) => isRequiredSchema(fieldSchema(descriptor.createSchema, f.name))).map((f) => f.name)),
@@ -104,74 +175,31 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     [fields, mode, descriptor.createSchema],
   );
 
-  const validation = useMemo(() => {
-    const errors: Record<string, string> = {};
-    const parsed: Values = {};
-    const wire: Values = {};
-    for (const def of fields) {
-      if (fieldSchema(descriptor.createSchema, def.name)) wire[def.name] = toWireValue(def, values[def.name]);
-    }
-    for (const def of editable) {
-      const typo = kindError(def, values[def.name]);
-      if (typo) {
-        errors[def.name] = typo;
-        continue;
-      }
-      const result = fieldSchema(descriptor.createSchema, def.name)!.safeParse(wire[def.name]);
-      if (result.success) parsed[def.name] = result.data;
-      else errors[def.name] = result.error.issues[0]?.message ?? 'Invalid value';
-    }
-    // The whole object as well, for rules across fields (zod refinements in the contract).
-    const whole = descriptor.createSchema.safeParse(wire);
-    const formErrors: string[] = [];
-    if (!whole.success) {
-      for (const issue of whole.error.issues) {
-        const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-        const isEditable = name !== undefined && editable.some((f) => f.name === name);
-        if (isEditable && !errors[name]) errors[name] = issue.message;
-        else if (!name && mode === 'new') formErrors.push(issue.message);
-        else if (name && !fields.some((f) => f.name === name) && mode === 'new') formErrors.push(`${name}: ${issue.message}`);
-      }
-    }
-    return {
-      errors,
-      formErrors,
-      parsed,
-      createBody: whole.success ? (whole.data as Values) : undefined,
-      valid: Object.keys(errors).length === 0 && formErrors.length === 0,
-    };
-  }, [values, fields, editable, descriptor.createSchema, mode]);
-
-  const changedFields = useMemo(() => {
-    if (mode !== 'edit' || !base) return [];
-    return editable
-      .filter((def) => !sameWire(toWireValue(def, values[def.name]), toWireValue(def, toFormValue(def, base[def.name]))))
-      .map((def) => def.name);
-  }, [mode, base, editable, values]);
-
-  const setValue = useCallback(
-    (name: string, value: unknown) => {
-      const current = draft?.values ?? initial;
-      const changes: Values = { [name]: value, ...derive?.(name, value, { ...current, [name]: value }) };
-      const names = Object.keys(changes);
-      setDraft((d) => ({ base: d ? d.base : record, values: { ...(d?.values ?? initial), ...changes } }));
-      setTouched((t) => (names.every((n) => t.has(n)) ? t : new Set([...t, ...names])));
-      setServerErrors((e) => {
-        if (!names.some((n) => n in e)) return e;
-        return Object.fromEntries(Object.entries(e).filter(([n]) => !names.includes(n)));
-      });
-    },
-    [draft, record, initial, derive],
+  // Worked out from all values on every change rather than stored per field: a field's message may depend on
+  // another field (a refinement across fields), and Save needs the verdict on every field, touched or not.
+  const validation = useMemo(
+    () => checkValues(values, fields, editable, descriptor.createSchema, mode),
+    [values, fields, editable, descriptor.createSchema, mode],
   );
+
+  /** The fields whose value, as it would be sent, differs from the record the user started from. */
+  const initialValues = form.getInitialValues();
+  const changedFields =
+    mode === 'edit'
+      ? editable
+          .filter((def) => form.isDirty(def.name))
+          // Another way of typing the same value (an IBAN without its spaces) is no change.
+          .filter((def) => !sameWire(toWireValue(def, values[def.name]), toWireValue(def, initialValues[def.name])))
+          .map((def) => def.name)
+      : [];
+
+  const setValue = (name: string, value: unknown) => {
+    const changes: Values = { [name]: value, ...derive?.(name, value, { ...form.getValues(), [name]: value }) };
+    for (const [changed, next] of Object.entries(changes)) form.setFieldValue(changed, next);
+  };
 
   /** Shows a record the server answered to an action (a status change) as the current one. */
   const setRecord = useCallback((row: Row) => queryClient.setQueryData(detailKey, row), [queryClient, detailKey]);
-
-  const resetForm = useCallback(() => {
-    setDraft(null);
-    setTouched(new Set());
-    setServerErrors({});
-  }, []);
 
   const leaveEditMode = useCallback(() => {
     setSearchParams(
@@ -185,18 +213,18 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   }, [setSearchParams]);
 
   const startEdit = useCallback(() => {
-    resetForm();
+    reset();
     setSearchParams((p) => {
       const next = new URLSearchParams(p);
       next.set('mode', 'edit');
       return next;
     });
-  }, [resetForm, setSearchParams]);
+  }, [reset, setSearchParams]);
 
   const undoEdit = useCallback(() => {
-    resetForm();
+    reset();
     leaveEditMode();
-  }, [resetForm, leaveEditMode]);
+  }, [reset, leaveEditMode]);
 
   const invalidateLists = useCallback(() => refreshAfterWrite(queryClient, descriptor.key), [queryClient, descriptor.key]);
 
@@ -207,13 +235,14 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
         const { id: created } = await api.post<{ id: number | string }>(`/${descriptor.apiPath}`, body);
         return { created };
       }
-      if (!base) throw new Error('No record to update');
+      const from = base.current;
+      if (!from) throw new Error('No record to update');
       if (changedFields.length === 0) return {};
-      const body: Values = { id: base.id };
+      const body: Values = { id: from.id };
       for (const name of changedFields) body[name] = validation.parsed[name];
       const headers: Record<string, string> = {};
-      if (typeof base.edit_timestamp === 'string') headers['If-Match'] = base.edit_timestamp;
-      const row = await api.put<Row>(`/${descriptor.apiPath}/${encodeURIComponent(String(base.id))}`, body, { headers });
+      if (typeof from.edit_timestamp === 'string') headers['If-Match'] = from.edit_timestamp;
+      const row = await api.put<Row>(`/${descriptor.apiPath}/${encodeURIComponent(String(from.id))}`, body, { headers });
       return { row };
     },
     onSuccess: async ({ created, row }) => {
@@ -226,13 +255,15 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
           queryClient.setQueryData(detailKey, row);
           alerts.showSuccess('Saved');
         }
-        resetForm();
+        reset();
         leaveEditMode();
       }
       await invalidateLists();
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.isValidation) setServerErrors(error.errors);
+      if (error instanceof ApiError && error.isValidation) {
+        form.setErrors(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [name, messages[0]])));
+      }
       alerts.showFailure(error, mode === 'new' ? 'saving new' : 'saving update');
     },
   });
@@ -249,11 +280,12 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     onError: (error) => alerts.showFailure(error, 'deleting'),
   });
 
+  /** The server's message of the last save until the field changes; otherwise the form's, once touched. */
   const fieldError = (name: string): string | undefined =>
-    serverErrors[name]?.[0] ?? (touched.has(name) ? validation.errors[name] : undefined);
+    (form.errors[name] as string | undefined) ?? (form.isTouched(name) ? validation.errors[name] : undefined);
 
   const saving = saveMutation.isPending;
-  const isDirty = mode === 'new' ? draft !== null : changedFields.length > 0;
+  const isDirty = mode === 'new' ? changing : changedFields.length > 0;
   const leaveGuard = useLeaveGuard((mode === 'new' || mode === 'edit') && isDirty);
 
   return {

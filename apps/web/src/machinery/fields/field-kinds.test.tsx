@@ -3,9 +3,10 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { theme } from '../../lib/theme';
-import { FakeServer } from '../../test/fake-server';
+import { stubApi, type ApiStub } from '../../test/api-stub';
+import { choiceList, scholarships } from '../../test/fixtures';
 import { Field } from './field';
 import type { FieldDef } from './types';
 import { kindError, toFormValue, toWireValue } from './values';
@@ -14,12 +15,11 @@ interface Options {
   value?: unknown;
   required?: boolean;
   readOnly?: boolean;
-  server?: FakeServer;
+  api?: ApiStub;
 }
 
 /** One field as the detail screen draws it, its wire value read after every change. */
-function renderField(def: FieldDef, { value, required = false, readOnly = false, server = new FakeServer() }: Options = {}) {
-  vi.stubGlobal('fetch', server.fetch);
+function renderField(def: FieldDef, { value, required = false, readOnly = false, api = stubApi() }: Options = {}) {
   const wires: unknown[] = [];
   function Harness() {
     const [form, setForm] = useState(() => toFormValue(def, value));
@@ -45,7 +45,7 @@ function renderField(def: FieldDef, { value, required = false, readOnly = false,
       </QueryClientProvider>
     </MantineProvider>,
   );
-  return { user: userEvent.setup(), wire: () => wires.at(-1), wires, server };
+  return { user: userEvent.setup(), wire: () => wires.at(-1), wires, api };
 }
 
 const input = (label: string | RegExp) => screen.getByLabelText(label) as HTMLInputElement;
@@ -253,12 +253,12 @@ describe('field kinds', () => {
   });
 
   it('select from a choice list: loads the options, shows the name of the id, sends the id', async () => {
-    const server = new FakeServer();
+    const api = stubApi(choiceList('scholarships', scholarships));
     const def: FieldDef = { name: 'scholarship_id', label: 'Scholarship', kind: 'select', choices: 'scholarships' };
-    const { user, wire } = renderField(def, { value: 2, server });
+    const { user, wire } = renderField(def, { value: 2, api });
     const box = combo(/^Scholarship/);
     await waitFor(() => expect(box).toHaveValue('EMJM-B'));
-    expect(server.requestsTo('GET', '/scholarships/choice')).toHaveLength(1);
+    expect(api.sent('GET /scholarships/choice')).toHaveLength(1);
     await user.click(box);
     await user.clear(box);
     await user.type(box, 'NAT');

@@ -1,13 +1,31 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeServer } from '../../test/fake-server';
+import { stubApi, type ApiStub } from '../../test/api-stub';
+import { choiceList, countryRows, page, scholarships, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
-const lastList = (server: FakeServer, path = '/milestones') => server.lastRequestTo('GET', path)!.query;
+const lastList = (api: ApiStub) => api.last('GET /milestones')!.query;
 const filterForm = () => screen.getByRole('form', { name: 'Advanced filter' });
 const FILTER_KEYS = ['intake', 'scholarship_type', 'scholarship_id', 'year'];
 const sentFilters = (query: URLSearchParams) =>
   Object.fromEntries(FILTER_KEYS.filter((k) => query.has(k)).map((k) => [k, query.get(k)]));
+
+const milestones = [
+  { id: 1, intake: 2024, scholarship_id: 1, scholarship_code: 'EMJM-A', year: 1, milestone_date: '2024-10-01', milestone_amount: 500, edit_timestamp: SEEN },
+  { id: 2, intake: 2025, scholarship_id: 2, scholarship_code: 'EMJM-B', year: 2, milestone_date: null, milestone_amount: 0, edit_timestamp: SEEN },
+];
+
+function milestoneApi() {
+  return stubApi({
+    ...session(),
+    'GET /milestones': page(milestones),
+    ...choiceList('scholarships', scholarships),
+    ...choiceList('scholarships_type', [
+      { id: 'Erasmus Mundus', name: 'Erasmus Mundus' },
+      { id: 'National', name: 'National' },
+    ]),
+  });
+}
 
 async function choose(user: ReturnType<typeof renderApp>['user'], label: RegExp, option: string) {
   await user.click(within(filterForm()).getByRole('combobox', { name: label }));
@@ -16,20 +34,20 @@ async function choose(user: ReturnType<typeof renderApp>['user'], label: RegExp,
 
 describe('advanced filter card', () => {
   it('is offered only where the overview declares filters', async () => {
-    const countries = renderApp('/countries');
+    const countries = renderApp('/countries', stubApi({ ...session(), 'GET /countries': page(countryRows) }));
     await screen.findByText('1-3 of 3');
     expect(screen.queryByRole('checkbox', { name: 'Advanced' })).not.toBeInTheDocument();
     countries.unmount();
 
-    renderApp('/milestones');
+    renderApp('/milestones', milestoneApi());
     await screen.findByText('1-2 of 2');
     expect(screen.getByRole('checkbox', { name: 'Advanced' })).not.toBeChecked();
     expect(screen.queryByRole('form', { name: 'Advanced filter' })).not.toBeInTheDocument();
   });
 
-  it('opens with the Advanced checkbox; Enter in a field applies the filter as query parameters', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/milestones', server);
+  it('opens with the Advanced checkbox; Enter in a field applies the filter as query parameters, from page 1', async () => {
+    const api = milestoneApi();
+    const { user } = renderApp('/milestones', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     const form = filterForm();
@@ -37,81 +55,77 @@ describe('advanced filter card', () => {
     expect(within(form).getByLabelText('Intake')).toBeInTheDocument();
 
     await user.type(within(form).getByLabelText('Intake'), '2024{Enter}');
-    await waitFor(() => expect(sentFilters(lastList(server))).toEqual({ intake: '2024' }));
-    expect(lastList(server).get('page')).toBe('1');
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({ intake: '2024' }));
+    expect(lastList(api).get('page')).toBe('1');
   });
 
-  it('sends choice values as they are (type text, scholarship id, year) with the Filter button', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/milestones', server);
+  it('sends choice values as they are (type text, scholarship id, year) with the Filter button, not before', async () => {
+    const api = milestoneApi();
+    const { user } = renderApp('/milestones', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     await choose(user, /^Scholarship type/, 'Erasmus Mundus');
     await choose(user, /^Scholarship$/, 'EMJM-B');
     await choose(user, /^Year/, '2');
-    // Choosing does not filter yet.
-    expect(sentFilters(lastList(server))).toEqual({});
+    expect(sentFilters(lastList(api))).toEqual({});
     await user.click(within(filterForm()).getByRole('button', { name: 'Filter' }));
     await waitFor(() =>
-      expect(sentFilters(lastList(server))).toEqual({ scholarship_type: 'Erasmus Mundus', scholarship_id: '2', year: '2' }),
+      expect(sentFilters(lastList(api))).toEqual({ scholarship_type: 'Erasmus Mundus', scholarship_id: '2', year: '2' }),
     );
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
   });
 
   it('remembers the open card and its filters for the session, and Reset clears them', async () => {
-    const server = new FakeServer();
-    const first = renderApp('/milestones', server);
+    const api = milestoneApi();
+    const first = renderApp('/milestones', api);
     await screen.findByText('1-2 of 2');
     await first.user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     await first.user.type(within(filterForm()).getByLabelText('Intake'), '2025');
     await choose(first.user, /^Year/, '2');
     await first.user.keyboard('{Enter}');
-    await waitFor(() => expect(sentFilters(lastList(server))).toEqual({ intake: '2025', year: '2' }));
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({ intake: '2025', year: '2' }));
     first.unmount();
 
-    const before = server.requests.length;
-    const { user } = renderApp('/milestones', server);
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
-    const again = server.requests.slice(before).find((r) => r.path === '/milestones')!.query;
+    const before = api.requests.length;
+    const { user } = renderApp('/milestones', api);
+    await screen.findByText('1-2 of 2');
+    const again = api.requests.slice(before).find((r) => r.path === '/milestones')!.query;
     expect(sentFilters(again)).toEqual({ intake: '2025', year: '2' });
     expect(screen.getByRole('checkbox', { name: 'Advanced' })).toBeChecked();
     expect(within(filterForm()).getByLabelText('Intake')).toHaveValue('2025');
     expect(within(filterForm()).getByRole('combobox', { name: /^Year/ })).toHaveValue('2');
 
     await user.click(within(filterForm()).getByRole('button', { name: 'Reset' }));
-    await waitFor(() => expect(sentFilters(lastList(server))).toEqual({}));
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({}));
     expect(within(filterForm()).getByLabelText('Intake')).toHaveValue('');
-    expect(await screen.findByText('1-2 of 2')).toBeInTheDocument();
+    expect(within(filterForm()).getByRole('combobox', { name: /^Year/ })).toHaveValue('');
   });
 
-  it('stops applying the filters while the card is closed, and applies them again when it reopens', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/milestones', server);
+  it('stops sending the filters while the card is closed, and sends them again when it reopens', async () => {
+    const api = milestoneApi();
+    const { user } = renderApp('/milestones', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     await user.type(within(filterForm()).getByLabelText('Intake'), '2024{Enter}');
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({ intake: '2024' }));
 
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     expect(screen.queryByRole('form', { name: 'Advanced filter' })).not.toBeInTheDocument();
-    expect(await screen.findByText('1-2 of 2')).toBeInTheDocument();
-    expect(sentFilters(lastList(server))).toEqual({});
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({}));
 
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    await waitFor(() => expect(sentFilters(lastList(api))).toEqual({ intake: '2024' }));
     expect(within(filterForm()).getByLabelText('Intake')).toHaveValue('2024');
   });
 
   it('keeps the quick filter working beside the advanced filters', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/milestones', server);
+    const api = milestoneApi();
+    const { user } = renderApp('/milestones', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     await choose(user, /^Year/, '1');
     await user.click(within(filterForm()).getByRole('button', { name: 'Filter' }));
     await user.type(screen.getByLabelText('Quick filter'), 'EMJM{Enter}');
-    await waitFor(() => expect(lastList(server).get('search')).toBe('EMJM'));
-    expect(sentFilters(lastList(server))).toEqual({ year: '1' });
+    await waitFor(() => expect(lastList(api).get('search')).toBe('EMJM'));
+    expect(sentFilters(lastList(api))).toEqual({ year: '1' });
   });
 });

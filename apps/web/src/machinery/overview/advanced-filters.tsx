@@ -1,5 +1,6 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import { Button, Group, Paper, SimpleGrid } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
 import type { AnyResource } from '@app/contracts';
 import { Field } from '../fields/field';
 import type { FieldDef } from '../fields/types';
@@ -11,42 +12,39 @@ function fieldOfParam(fields: readonly FieldDef[], param: string): FieldDef | un
   return fields.find((f) => f.name === param || (f.kind === 'dateRange' && (param === `${f.name}_from` || param === `${f.name}_to`)));
 }
 
+/** The kinds' complaints (a range ending before it starts) first, then the filter schema's, on their fields. */
+function filterErrors(fields: readonly FieldDef[], values: Record<string, unknown>, filterSchema: AnyResource['filterSchema']): FormErrors {
+  const errors: Record<string, string> = {};
+  for (const def of fields) {
+    const message = kindError(def, values[def.name]);
+    if (message) errors[def.name] = message;
+  }
+  const checked = filterSchema.safeParse(filterParams(fields, values));
+  for (const issue of checked.error?.issues ?? []) {
+    const def = fieldOfParam(fields, String(issue.path[0]));
+    if (def) errors[def.name] ??= issue.message;
+  }
+  return errors;
+}
+
 /**
  * The advanced filter card of an overview (spec §2): the resource's declared filter fields, applied with
  * Filter or Enter in any field, cleared with Reset. The applied filters live in the overview state, so they
  * are remembered for the session; the inputs start from them.
  */
 export function AdvancedFilterCard<D extends AnyResource>({ fields, overview }: { fields: readonly FieldDef[]; overview: Overview<D> }) {
-  const [values, setValues] = useState(() => filterFormValues(fields, overview.filters));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useForm<Record<string, unknown>>({
+    mode: 'controlled',
+    initialValues: filterFormValues(fields, overview.filters),
+    validate: (values) => filterErrors(fields, values, overview.descriptor.filterSchema),
+  });
 
-  const apply = () => {
-    const found: Record<string, string> = {};
-    for (const def of fields) {
-      const message = kindError(def, values[def.name]);
-      if (message) found[def.name] = message;
-    }
-    const params = filterParams(fields, values);
-    const checked = overview.descriptor.filterSchema.safeParse(params);
-    if (!checked.success) {
-      for (const issue of checked.error.issues) {
-        const def = fieldOfParam(fields, String(issue.path[0]));
-        if (def && !found[def.name]) found[def.name] = issue.message;
-      }
-    }
-    setErrors(found);
-    if (Object.keys(found).length === 0) overview.setFilters(params);
-  };
+  const apply = form.onSubmit((values) => overview.setFilters(filterParams(fields, values)));
 
   const reset = () => {
-    setValues(filterFormValues(fields, {}));
-    setErrors({});
+    form.setValues(filterFormValues(fields, {}));
+    form.clearErrors();
     overview.setFilters({});
-  };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    apply();
   };
 
   // Enter in any filter field applies the filter, unless the field used it itself (choosing an option).
@@ -70,22 +68,15 @@ export function AdvancedFilterCard<D extends AnyResource>({ fields, overview }: 
 
   return (
     <Paper withBorder p="sm" radius="sm">
-      <form aria-label="Advanced filter" onSubmit={onSubmit} onKeyDown={onKeyDown} onKeyDownCapture={onKeyDownCapture} noValidate>
+      <form aria-label="Advanced filter" onSubmit={apply} onKeyDown={onKeyDown} onKeyDownCapture={onKeyDownCapture} noValidate>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" verticalSpacing="xs">
           {fields.map((def) => (
             <Field
               key={def.name}
               def={def}
-              value={values[def.name]}
-              onChange={(v) => {
-                setValues((current) => ({ ...current, [def.name]: v }));
-                setErrors((current) => {
-                  if (!(def.name in current)) return current;
-                  const { [def.name]: _dropped, ...rest } = current;
-                  return rest;
-                });
-              }}
-              error={errors[def.name]}
+              value={form.values[def.name]}
+              onChange={(v) => form.setFieldValue(def.name, v)}
+              error={form.errors[def.name] as string | undefined}
               required={false}
               readOnly={false}
             />

@@ -1,25 +1,38 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { FakeServer, makeCountries, readerUser } from '../../test/fake-server';
+import { stubApi, type ApiStub } from '../../test/api-stub';
+import { countryRows, failure, page, readerUser, session, type Row } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
-const listCalls = (server: FakeServer) => server.requestsTo('GET', '/countries');
-const lastList = (server: FakeServer) => server.lastRequestTo('GET', '/countries')!.query;
+const listCalls = (api: ApiStub) => api.sent('GET /countries');
+const lastList = (api: ApiStub) => api.last('GET /countries')!.query;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Countries `Country 001` …, ids from `first`. A page of the fixtures holds a few rows whatever range its
+ * pagination claims: the web shows the rows and the range it is answered.
+ */
+function countries(first: number, count: number): Row[] {
+  return Array.from({ length: count }, (_, i) => {
+    const id = first + i;
+    return { id, cntry_code: `C${String.fromCharCode(64 + (id % 26) + 1)}`, cntry_name: `Country ${String(id).padStart(3, '0')}`, edit_timestamp: null };
+  });
+}
+
+const threeCountries = () => stubApi({ ...session(), 'GET /countries': page(countryRows) });
 
 function header(name: string) {
   return screen.getByRole('button', { name }).closest('th')!;
 }
 
 describe('overview', () => {
-  it('lists the rows of the first page with the range text, sorted by the default sort', async () => {
-    const server = new FakeServer({ countries: makeCountries(120) });
-    renderApp('/countries', server);
+  it('asks for the first page of 50 by the default sort, and shows the range text and the rows answered', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 50), { total: 120 }) });
+    renderApp('/countries', api);
     expect(await screen.findByRole('heading', { name: 'Countries' })).toBeInTheDocument();
     expect(await screen.findByText('1-50 of 120')).toBeInTheDocument();
     expect(screen.getByText('Country 001')).toBeInTheDocument();
-    expect(screen.queryByText('Country 051')).not.toBeInTheDocument();
-    const query = lastList(server);
+    const query = lastList(api);
     expect(query.get('sort')).toBe('cntry_name|asc');
     expect(query.get('page')).toBe('1');
     expect(query.get('per_page')).toBe('50');
@@ -29,128 +42,128 @@ describe('overview', () => {
     expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
   });
 
-  it('pages with Next page and Previous page', async () => {
-    const server = new FakeServer({ countries: makeCountries(120) });
-    const { user } = renderApp('/countries', server);
+  it('pages with Next page and Previous page, each disabled at its end', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
+    const { user } = renderApp('/countries', api);
     await screen.findByText('1-50 of 120');
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+
+    api.on('GET /countries', page(countries(51, 3), { total: 120, current: 2 }));
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('51-100 of 120')).toBeInTheDocument();
-    expect(lastList(server).get('page')).toBe('2');
+    expect(lastList(api).get('page')).toBe('2');
     expect(screen.getByText('Country 051')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeEnabled();
+
+    api.on('GET /countries', page(countries(101, 3), { total: 120, current: 3 }));
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('101-120 of 120')).toBeInTheDocument();
+    expect(lastList(api).get('page')).toBe('3');
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+    api.on('GET /countries', page(countries(51, 3), { total: 120, current: 2 }));
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     expect(await screen.findByText('51-100 of 120')).toBeInTheDocument();
-    expect(lastList(server).get('page')).toBe('2');
+    expect(lastList(api).get('page')).toBe('2');
   });
 
-  it('applies the quick filter 500 ms after typing stops', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/countries', server);
+  it('applies the quick filter 500 ms after typing stops, with one request for the whole word', async () => {
+    const api = threeCountries();
+    const { user } = renderApp('/countries', api);
     await screen.findByText('1-3 of 3');
     await user.type(screen.getByLabelText('Quick filter'), 'ger');
     const typedAt = Date.now();
     await sleep(250);
-    expect(listCalls(server).some((r) => r.query.has('search'))).toBe(false);
-    await waitFor(() => expect(lastList(server).get('search')).toBe('ger'), { timeout: 2000 });
-    const sent = server.lastRequestTo('GET', '/countries')!;
+    expect(listCalls(api).some((r) => r.query.has('search'))).toBe(false);
+    await waitFor(() => expect(lastList(api).get('search')).toBe('ger'), { timeout: 2000 });
     // The timer starts at the last keystroke, a moment before `typedAt`.
-    expect(sent.at - typedAt).toBeGreaterThanOrEqual(400);
-    // One request for the whole word, not one per keystroke.
-    expect(listCalls(server).filter((r) => r.query.has('search'))).toHaveLength(1);
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
-    expect(screen.getByText('Germany')).toBeInTheDocument();
-    expect(screen.queryByText('France')).not.toBeInTheDocument();
+    expect(api.last('GET /countries')!.at - typedAt).toBeGreaterThanOrEqual(400);
+    expect(listCalls(api).filter((r) => r.query.has('search'))).toHaveLength(1);
+    // A filter starts again at page 1.
+    expect(lastList(api).get('page')).toBe('1');
   });
 
   it('applies the quick filter at once on Enter, and the clear button removes it', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/countries', server);
+    const api = threeCountries();
+    const { user } = renderApp('/countries', api);
     await screen.findByText('1-3 of 3');
     const input = screen.getByLabelText('Quick filter');
     await user.type(input, 'fra');
     const enteredAt = Date.now();
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(lastList(server).get('search')).toBe('fra'), { timeout: 480 });
+    await waitFor(() => expect(lastList(api).get('search')).toBe('fra'), { timeout: 480 });
     // Well before the 500 ms the debounce would have waited.
-    expect(server.lastRequestTo('GET', '/countries')!.at - enteredAt).toBeLessThan(480);
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
+    expect(api.last('GET /countries')!.at - enteredAt).toBeLessThan(480);
 
     await user.click(screen.getByRole('button', { name: 'Clear filter' }));
     expect(input).toHaveValue('');
-    expect(await screen.findByText('1-3 of 3')).toBeInTheDocument();
-    expect(lastList(server).has('search')).toBe(false);
+    await waitFor(() => expect(lastList(api).has('search')).toBe(false));
   });
 
   it('sorts by a clicked column alone and adds shift-clicked columns as further keys', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/countries', server);
+    const api = threeCountries();
+    const { user } = renderApp('/countries', api);
     await screen.findByText('1-3 of 3');
 
     await user.click(screen.getByRole('button', { name: 'Code' }));
-    await waitFor(() => expect(lastList(server).get('sort')).toBe('cntry_code|asc'));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_code|asc'));
     expect(header('Code')).toHaveAttribute('aria-sort', 'ascending');
     expect(header('Name')).toHaveAttribute('aria-sort', 'none');
     expect(header('Code')).toHaveTextContent('Code▲');
 
     await user.click(screen.getByRole('button', { name: 'Code' }));
-    await waitFor(() => expect(lastList(server).get('sort')).toBe('cntry_code|desc'));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_code|desc'));
     expect(header('Code')).toHaveAttribute('aria-sort', 'descending');
 
     await user.keyboard('{Shift>}');
     await user.click(screen.getByRole('button', { name: 'Name' }));
     await user.keyboard('{/Shift}');
-    await waitFor(() => expect(lastList(server).get('sort')).toBe('cntry_code|desc,cntry_name|asc'));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_code|desc,cntry_name|asc'));
 
     await user.keyboard('{Shift>}');
     await user.click(screen.getByRole('button', { name: 'Name' }));
     await user.keyboard('{/Shift}');
-    await waitFor(() => expect(lastList(server).get('sort')).toBe('cntry_code|desc,cntry_name|desc'));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_code|desc,cntry_name|desc'));
     expect(header('Code')).toHaveTextContent('Code▼1');
     expect(header('Name')).toHaveTextContent('Name▼2');
     expect(header('Name')).toHaveAttribute('aria-sort', 'descending');
 
-    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
-    expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual(['NL', 'FR', 'DE']);
-
     // A plain click starts over with that column alone.
     await user.click(screen.getByRole('button', { name: 'Name' }));
-    await waitFor(() => expect(lastList(server).get('sort')).toBe('cntry_name|asc'));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_name|asc'));
     expect(header('Name')).toHaveTextContent('Name▲');
     expect(header('Name')).not.toHaveTextContent('▲1');
   });
 
   it('shows No Data Available for an empty list', async () => {
-    renderApp('/countries', new FakeServer({ countries: [] }));
+    renderApp('/countries', stubApi({ ...session(), 'GET /countries': page([]) }));
     expect(await screen.findByText('No Data Available')).toBeInTheDocument();
     expect(screen.getByText('0-0 of 0')).toBeInTheDocument();
   });
 
-  it('reports a load error in a red alert with the overview title', async () => {
-    const server = new FakeServer().on('GET', '/countries', { status: 500, body: { message: 'Internal error' } });
-    renderApp('/countries', server);
+  it('reports a load error in a red alert with the overview title, and logs the failure', async () => {
+    renderApp('/countries', stubApi({ ...session(), 'GET /countries': failure(500, 'Internal error') }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Error loading Countries');
     expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('500'));
   });
 
   it('remembers filter, sort and page for the session when the overview is left and opened again', async () => {
-    const server = new FakeServer({ countries: makeCountries(120) });
-    const first = renderApp('/countries', server);
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
+    const first = renderApp('/countries', api);
     await screen.findByText('1-50 of 120');
     await first.user.type(screen.getByLabelText('Quick filter'), 'Country{Enter}');
     await first.user.click(screen.getByRole('button', { name: 'Code' }));
+    api.on('GET /countries', page(countries(51, 3), { total: 120, current: 2 }));
     await first.user.click(screen.getByRole('button', { name: 'Next page' }));
     await screen.findByText('51-100 of 120');
     first.unmount();
 
-    const before = server.requests.length;
-    renderApp('/countries', server);
+    const before = api.requests.length;
+    renderApp('/countries', api);
     expect(await screen.findByText('51-100 of 120')).toBeInTheDocument();
     expect(screen.getByLabelText('Quick filter')).toHaveValue('Country');
-    const again = server.requests.slice(before).find((r) => r.path === '/countries')!.query;
+    const again = api.requests.slice(before).find((r) => r.path === '/countries')!.query;
     expect(again.get('search')).toBe('Country');
     expect(again.get('sort')).toBe('cntry_code|asc');
     expect(again.get('page')).toBe('2');
@@ -158,7 +171,7 @@ describe('overview', () => {
   });
 
   it('selects rows with the checkbox column, all of the page at once', async () => {
-    const { user } = renderApp('/countries');
+    const { user } = renderApp('/countries', threeCountries());
     await screen.findByText('1-3 of 3');
     await user.click(screen.getByRole('checkbox', { name: 'Select DE' }));
     expect(screen.getByText('1 selected')).toBeInTheDocument();
@@ -170,7 +183,10 @@ describe('overview', () => {
   });
 
   it('opens the read-only detail from a row and the edit mode from its Edit button', async () => {
-    const { user, location } = renderApp('/countries');
+    const api = threeCountries()
+      .on('GET /countries/2', { body: countryRows[1] })
+      .on('GET /countries/3', { body: countryRows[2] });
+    const { user, location } = renderApp('/countries', api);
     await screen.findByText('1-3 of 3');
     await user.click(screen.getByText('France'));
     await screen.findByRole('heading', { name: /Country/ });
@@ -183,13 +199,13 @@ describe('overview', () => {
   });
 
   it('shows New and the row Edit buttons to writers only', async () => {
-    const admin = renderApp('/countries');
+    const admin = renderApp('/countries', threeCountries());
     await screen.findByText('1-3 of 3');
     expect(screen.getByRole('button', { name: 'New' })).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Edit' })).toHaveLength(3);
     admin.unmount();
 
-    renderApp('/countries', new FakeServer({ session: readerUser }));
+    renderApp('/countries', stubApi({ ...session(readerUser), 'GET /countries': page(countryRows) }));
     await screen.findByText('1-3 of 3');
     expect(screen.queryByRole('button', { name: 'New' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
 import { apiPermissions, CONTRACT_BULK_FIELDS, ContractBulkEditSchema, contractResource } from '@app/contracts';
 import { api } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
@@ -42,12 +43,33 @@ export function bulkChanges(values: Record<string, unknown>): Record<string, unk
   return changes;
 }
 
+/**
+ * The schema's messages for what would be sent: on their field, or under `ids` / `changes` for the selection or
+ * the change as a whole (shown as alerts). Nothing set means nothing is sent, so nothing is checked either.
+ */
+function bulkErrors(ids: number[], changes: Record<string, unknown>): FormErrors {
+  if (Object.keys(changes).length === 0) return {};
+  const checked = ContractBulkEditSchema.safeParse({ ids, changes });
+  const errors: Record<string, string> = {};
+  for (const issue of checked.error?.issues ?? []) {
+    const [first, second] = issue.path;
+    const key = first === 'changes' && second !== undefined ? String(second) : String(first ?? '');
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+const isBulkField = (key: string) => bulkEditFields.some((def) => def.name === key);
+
 function BulkEditForm({ overview, onClose }: { overview: Overview<typeof contractResource>; onClose: () => void }) {
-  const [values, setValues] = useState(emptyValues);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const alerts = useAlerts();
   const queryClient = useQueryClient();
   const ids = overview.selection.ids.map(Number);
+  const form = useForm<Record<string, unknown>>({
+    mode: 'controlled',
+    initialValues: emptyValues(),
+    validate: (values) => bulkErrors(ids, bulkChanges(values)),
+  });
 
   const mutation = useMutation({
     mutationFn: (body: { ids: number[]; changes: Record<string, unknown> }) =>
@@ -64,27 +86,17 @@ function BulkEditForm({ overview, onClose }: { overview: Overview<typeof contrac
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const changes = bulkChanges(values);
-    // Spec §5: nothing changed, nothing sent.
-    if (Object.keys(changes).length === 0) {
-      onClose();
-      return;
-    }
-    const checked = ContractBulkEditSchema.safeParse({ ids, changes });
-    if (!checked.success) {
-      const found: Record<string, string> = {};
-      for (const issue of checked.error.issues) {
-        const name = issue.path[0] === 'changes' ? String(issue.path[1] ?? '') : '';
-        if (name && !found[name]) found[name] = issue.message;
-        else if (!name) alerts.showError(issue.message);
-      }
-      setErrors(found);
-      return;
-    }
-    mutation.mutate({ ids, changes });
-  };
+  const submit = form.onSubmit(
+    (values) => {
+      const changes = bulkChanges(values);
+      // Spec §5: nothing changed, nothing sent.
+      if (Object.keys(changes).length === 0) onClose();
+      else mutation.mutate({ ids, changes });
+    },
+    (errors) => {
+      for (const [key, message] of Object.entries(errors)) if (!isBulkField(key)) alerts.showError(String(message));
+    },
+  );
 
   return (
     <form onSubmit={submit} noValidate aria-label="Bulk Edit">
@@ -97,12 +109,9 @@ function BulkEditForm({ overview, onClose }: { overview: Overview<typeof contrac
             <Field
               key={def.name}
               def={def}
-              value={values[def.name]}
-              onChange={(v) => {
-                setValues((current) => ({ ...current, [def.name]: v }));
-                setErrors(({ [def.name]: _dropped, ...rest }) => rest);
-              }}
-              error={errors[def.name]}
+              value={form.values[def.name]}
+              onChange={(v) => form.setFieldValue(def.name, v)}
+              error={form.errors[def.name] as string | undefined}
               required={false}
               readOnly={false}
             />

@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Input, Modal, Paper, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
 import {
   apiPermissions,
   ContractFileCreateSchema,
@@ -38,23 +39,48 @@ const descriptionField: FieldDef = { name: 'description', label: 'Description', 
 /** Contract file type default 1 (spec §9), as the create schema says. */
 const defaultType = () => schemaDefault(ContractFileCreateSchema.shape.ft_id) as number;
 
+interface UploadValues {
+  file: File | null;
+  ft_id: unknown;
+  description: unknown;
+}
+
+/** The document record the upload creates first: the server names it after the file once the file is sent. */
+function uploadRecord(contractId: number, { file, ft_id, description }: UploadValues) {
+  return {
+    contract_id: contractId,
+    ft_id,
+    description: typeof description === 'string' && description.trim() !== '' ? description : null,
+    filename: (file?.name ?? '').slice(0, 200),
+  };
+}
+
+/** The contract file schema's messages, on the type and description fields. */
+function uploadErrors(contractId: number, values: UploadValues): FormErrors {
+  const errors: Record<string, string> = {};
+  for (const issue of ContractFileCreateSchema.safeParse(uploadRecord(contractId, values)).error?.issues ?? []) {
+    errors[String(issue.path[0])] ??= issue.message;
+  }
+  return errors;
+}
+
 /**
  * Upload (spec §2 "Contract screen"): the record is created first (type, description, file name), then the
  * file is sent to it. Upload stays disabled until a file is chosen. If sending the file fails, the empty
  * record is removed again, so no document without a file is left behind.
  */
 function UploadForm({ contractId, onUploaded }: { contractId: number; onUploaded: () => Promise<unknown> }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [type, setType] = useState<unknown>(defaultType);
-  const [description, setDescription] = useState<unknown>('');
-  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<UploadValues>({
+    mode: 'controlled',
+    initialValues: { file: null, ft_id: defaultType(), description: '' },
+    validate: (values) => uploadErrors(contractId, values),
+  });
   // A new key empties the file input after an upload (a file input cannot be set from script).
   const [inputKey, setInputKey] = useState(0);
   const inputId = useId();
   const alerts = useAlerts();
+  const { file } = form.values;
   const tooLarge = file !== null && file.size > MAX_UPLOAD_BYTES;
-
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
 
   const mutation = useMutation({
     mutationFn: async ({ chosen, body }: { chosen: File; body: ContractFileCreate }) => {
@@ -67,44 +93,28 @@ function UploadForm({ contractId, onUploaded }: { contractId: number; onUploaded
       }
     },
     onSuccess: async (row) => {
-      setFile(null);
-      setDescription('');
-      setType(defaultType());
+      form.reset();
       setInputKey((k) => k + 1);
-      setFailure(null);
       alerts.showSuccess(`Uploaded ${row.filename}`);
       await onUploaded();
     },
     onError: (error) => {
       if (error instanceof ApiError && error.isTooLarge) {
-        setFailure(error.message);
+        form.setFieldError('file', error.message);
         alerts.showError(error.message);
       } else {
-        setFailure('Upload failed');
+        form.setFieldError('file', 'Upload failed');
         alerts.showFailure(error, 'uploading document');
       }
     },
   });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!file || tooLarge) return;
-    const checked = ContractFileCreateSchema.safeParse({
-      contract_id: contractId,
-      ft_id: type,
-      description: typeof description === 'string' && description.trim() !== '' ? description : null,
-      // The server names the document after the uploaded file; the record only needs a valid name first.
-      filename: file.name.slice(0, 200),
-    });
-    if (!checked.success) {
-      setFieldErrors(Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
-    setFieldErrors({});
-    mutation.mutate({ chosen: file, body: checked.data });
-  };
+  const submit = form.onSubmit((values) => {
+    if (!values.file || tooLarge) return;
+    mutation.mutate({ chosen: values.file, body: ContractFileCreateSchema.parse(uploadRecord(contractId, values)) });
+  });
 
-  const fileError = tooLarge ? `The file is larger than ${MAX_MB} MB` : (failure ?? undefined);
+  const fileError = tooLarge ? `The file is larger than ${MAX_MB} MB` : (form.errors.file as string | undefined);
 
   return (
     <Paper withBorder p="md" radius="sm">
@@ -121,24 +131,28 @@ function UploadForm({ contractId, onUploaded }: { contractId: number; onUploaded
                 type="file"
                 aria-invalid={fileError ? true : undefined}
                 style={{ display: 'block', marginTop: 6, fontSize: 'var(--mantine-font-size-sm)' }}
-                onChange={(e) => {
-                  setFile(e.currentTarget.files?.[0] ?? null);
-                  setFailure(null);
-                }}
+                onChange={(e) => form.setFieldValue('file', e.currentTarget.files?.[0] ?? null)}
               />
             </Input.Wrapper>
-            <Field def={typeField} value={type} onChange={setType} error={fieldErrors.ft_id} required readOnly={false} />
+            <Field
+              def={typeField}
+              value={form.values.ft_id}
+              onChange={(v) => form.setFieldValue('ft_id', v)}
+              error={form.errors.ft_id as string | undefined}
+              required
+              readOnly={false}
+            />
             <Field
               def={descriptionField}
-              value={description}
-              onChange={setDescription}
-              error={fieldErrors.description}
+              value={form.values.description}
+              onChange={(v) => form.setFieldValue('description', v)}
+              error={form.errors.description as string | undefined}
               required={false}
               readOnly={false}
             />
           </SimpleGrid>
           <Group justify="flex-end">
-            <Button type="submit" disabled={!file || tooLarge || type === null} loading={mutation.isPending}>
+            <Button type="submit" disabled={!file || tooLarge || form.values.ft_id === null} loading={mutation.isPending}>
               Upload
             </Button>
           </Group>

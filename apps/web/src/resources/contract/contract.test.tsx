@@ -1,29 +1,90 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SessionUser } from '@app/contracts';
+import { APPLICATION_ROUNDS, CONTRACT_STATUSES, MAX_UPLOAD_BYTES } from '@app/contracts';
+import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
-import { adminUser, FakeServer, readerUser } from '../../test/fake-server';
+import { choiceList, contractRow, failure, page, plainUser, readerUser, scholarships, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
-const plainUser: SessionUser = { ...adminUser, id: 3, usr_login_name: 'bob', usr_name: 'Bob User', usr_role_id: 3, userrole_name: 'User' };
+const LATER = '2024-06-01T09:00:00.000Z';
+
+const enrolled = contractRow(2, {
+  student_id: 2,
+  student_name: 'Mia Schmidt',
+  first_name: 'Mia',
+  last_name: 'Schmidt',
+  contract_status_id: 3,
+  contract_status_name: 'Enrolled',
+  contract_status_date: '2024-09-15',
+});
+
+const document1 = {
+  id: 1,
+  contract_id: 1,
+  ft_id: 1,
+  file_type: 'Contract',
+  description: 'As sent',
+  filename: 'contract.pdf',
+  size: 2048,
+  mime_type: 'application/pdf',
+  uploaded: true,
+  edit_timestamp: SEEN,
+};
+
+/** The choice lists of the contract form, its filters and its documents. */
+const contractChoices: Answers = {
+  ...choiceList('students', [
+    { id: 1, name: 'Müller, José' },
+    { id: 2, name: 'Schmidt, Mia' },
+  ]),
+  ...choiceList('scholarships', scholarships),
+  ...choiceList('programs', [
+    { id: 2, name: 'Applied Physics' },
+    { id: 1, name: 'Data Science' },
+  ]),
+  ...choiceList('universities', [{ id: 1, name: 'Technical University of Munich' }]),
+  ...choiceList('contracts', [
+    { id: 1, name: 'A000001' },
+    { id: 2, name: 'A000002' },
+  ]),
+  ...choiceList('contract_status', CONTRACT_STATUSES.map((s) => ({ id: s.id, name: s.name }))),
+  ...choiceList('contracts_intake', [{ id: 2024, name: '2024' }]),
+  ...choiceList('file_types', [
+    { id: 1, name: 'Contract' },
+    { id: 2, name: 'Signed contract' },
+    { id: 3, name: 'Passport copy' },
+  ]),
+};
+
+function contractApi(answers: Answers = {}) {
+  return stubApi({
+    ...session(),
+    ...contractChoices,
+    'GET /contracts': page([contractRow(1), enrolled]),
+    'GET /contracts/1': { body: contractRow(1, { files: 1 }) },
+    'GET /contracts/2': { body: enrolled },
+    'GET /contract_files': page([document1]),
+    ...answers,
+  });
+}
 
 const statusButtons = () =>
   within(screen.getByRole('group', { name: 'Status actions' }))
     .getAllByRole('button')
     .map((b) => b.textContent);
 
-async function openContract(id: number, server = new FakeServer(), query = '') {
-  const app = renderApp(`/contract/${id}${query}`, server);
+async function openContract(id: number, api = contractApi(), query = '') {
+  const app = renderApp(`/contract/${id}${query}`, api);
   await waitFor(() => expect(screen.getByLabelText(/^Application Number/)).toHaveValue(`A00000${id}`));
   return app;
 }
 
 describe('contracts overview', () => {
-  it('lists the spec’s columns by last name; the application number opens the contract, the name the student', async () => {
-    const server = new FakeServer();
-    const { user, location } = renderApp('/contracts', server);
+  it('lists the spec’s columns, asks for them by last name; the application number opens the contract, the name the student', async () => {
+    const api = contractApi();
+    const { user, location } = renderApp('/contracts', api);
     await screen.findByText('1-2 of 2');
-    expect(server.lastRequestTo('GET', '/contracts')!.query.get('sort')).toBe('last_name|asc');
+    expect(api.last('GET /contracts')!.query.get('sort')).toBe('last_name|asc');
     const table = screen.getByRole('table', { name: 'Contracts' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent).slice(1, 13)).toEqual([
       'Application Number',
@@ -58,9 +119,9 @@ describe('contracts overview', () => {
     expect(location()).toBe('/student/1');
   });
 
-  it('filters by student, status, round, instalments and active', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/contracts', server);
+  it('sends the status, round, instalments and active filters as query parameters', async () => {
+    const api = contractApi();
+    const { user } = renderApp('/contracts', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     const form = screen.getByRole('form', { name: 'Advanced filter' });
@@ -73,46 +134,55 @@ describe('contracts overview', () => {
     await user.click(within(form).getByRole('combobox', { name: /^Active/ }));
     await user.click(await screen.findByRole('option', { name: 'Yes' }));
     await user.click(within(form).getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(server.lastRequestTo('GET', '/contracts')!.query.get('contract_status_id')).toBe('3'));
-    const query = server.lastRequestTo('GET', '/contracts')!.query;
+    await waitFor(() => expect(api.last('GET /contracts')!.query.get('contract_status_id')).toBe('3'));
+    const query = api.last('GET /contracts')!.query;
     expect(query.get('application_round')).toBe('1');
     expect(query.get('instalments')).toBe('false');
     expect(query.get('active')).toBe('true');
-    expect(await screen.findByText('1-1 of 1')).toBeInTheDocument();
-    expect(within(screen.getByRole('table', { name: 'Contracts' })).getByText('A000002')).toBeInTheDocument();
+    expect(query.get('page')).toBe('1');
   });
 
-  it('filters by contract, chosen from the contracts list', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/contracts', server);
+  it('offers the rounds of the spec in the Round filter', async () => {
+    const { user } = renderApp('/contracts', contractApi());
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(within(screen.getByRole('form', { name: 'Advanced filter' })).getByRole('combobox', { name: /^Round/ }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(APPLICATION_ROUNDS.map(String));
+  });
+
+  it('filters by contract, chosen from the contracts list (contract_id)', async () => {
+    const api = contractApi();
+    const { user } = renderApp('/contracts', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
     const form = screen.getByRole('form', { name: 'Advanced filter' });
     await user.click(within(form).getByRole('combobox', { name: /^Contract/ }));
     await user.click(await screen.findByRole('option', { name: /^A000002/ }));
     await user.click(within(form).getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(server.lastRequestTo('GET', '/contracts')!.query.get('contract_id')).toBe('2'));
+    await waitFor(() => expect(api.last('GET /contracts')!.query.get('contract_id')).toBe('2'));
   });
 
-  it('Export report sends the current filter, or the selection, and saves Contracts.xlsx', async () => {
-    const server = new FakeServer();
-    const { user } = renderApp('/contracts', server);
+  it('Export report sends the current filter, or the selection, and saves the file as Contracts.xlsx', async () => {
+    const api = contractApi({
+      'POST /contracts/download_report': { file: { content: new Blob(['PK fixture']), filename: 'Contracts.xlsx' } },
+    });
+    const { user } = renderApp('/contracts', api);
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('button', { name: 'Export report' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
-    expect(server.lastRequestTo('POST', '/contracts/download_report')!.body).toEqual({ filter: { sort: 'last_name|asc' } });
+    expect(api.last('POST /contracts/download_report')!.body).toEqual({ filter: { sort: 'last_name|asc' } });
     expect(savedFiles[0]!.filename).toBe('Contracts.xlsx');
-    expect(await blobText(savedFiles[0]!.blob)).toMatch(/^PK/);
+    expect(await blobText(savedFiles[0]!.blob)).toBe('PK fixture');
 
     await user.click(screen.getByRole('checkbox', { name: 'Select A000002' }));
     await user.click(screen.getByRole('button', { name: 'Export report' }));
     await waitFor(() => expect(savedFiles).toHaveLength(2));
-    expect(server.lastRequestTo('POST', '/contracts/download_report')!.body).toEqual({ ids: [2] });
+    expect(api.last('POST /contracts/download_report')!.body).toEqual({ ids: [2] });
   });
 
   describe('Bulk Edit', () => {
     it('is offered to an Administrator only when rows are selected', async () => {
-      const { user } = renderApp('/contracts');
+      const { user } = renderApp('/contracts', contractApi());
       await screen.findByText('1-2 of 2');
       expect(screen.queryByRole('button', { name: 'Bulk Edit' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
@@ -120,7 +190,7 @@ describe('contracts overview', () => {
     });
 
     it('is hidden from a User, even with a selection', async () => {
-      const { user } = renderApp('/contracts', new FakeServer({ session: plainUser }));
+      const { user } = renderApp('/contracts', contractApi(session(plainUser)));
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
@@ -128,9 +198,9 @@ describe('contracts overview', () => {
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
     });
 
-    it('sends only the fields that were set, then confirms in green, clears the selection and refreshes', async () => {
-      const server = new FakeServer();
-      const { user } = renderApp('/contracts', server);
+    it('sends only the fields that were set, then confirms in green, clears the selection and reloads the list', async () => {
+      const api = contractApi({ 'POST /contracts/bulk_edit': { body: { updated: 2 } } });
+      const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
@@ -141,30 +211,43 @@ describe('contracts overview', () => {
       await user.click(within(dialog).getByRole('combobox', { name: /^Year 2 finished/ }));
       await user.click(await screen.findByRole('option', { name: 'No' }));
       await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
-      const listsBefore = server.requestsTo('GET', '/contracts').length;
+      const listsBefore = api.sent('GET /contracts').length;
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
       expect(await screen.findByRole('status')).toHaveTextContent('Bulk Edit: 2 of 2 contracts changed');
-      expect(server.requestsTo('POST', '/contracts/bulk_edit')).toHaveLength(1);
-      expect(server.lastRequestTo('POST', '/contracts/bulk_edit')!.body).toEqual({
+      expect(api.sent('POST /contracts/bulk_edit')).toHaveLength(1);
+      expect(api.last('POST /contracts/bulk_edit')!.body).toEqual({
         ids: [1, 2],
         changes: { year2_finished: false, contract_sent_date: '2024-05-15' },
       });
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(screen.queryByText('2 selected')).not.toBeInTheDocument();
-      await waitFor(() => expect(server.requestsTo('GET', '/contracts').length).toBeGreaterThan(listsBefore));
-      expect(await screen.findAllByText('15-05-2024')).toHaveLength(2);
+      await waitFor(() => expect(api.sent('GET /contracts').length).toBeGreaterThan(listsBefore));
     });
 
     it('sends nothing when no field was set, and just closes', async () => {
-      const server = new FakeServer();
-      const { user } = renderApp('/contracts', server);
+      const api = contractApi();
+      const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
       await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
       const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(server.requestsTo('POST', '/contracts/bulk_edit')).toHaveLength(0);
+      expect(api.sent('POST /contracts/bulk_edit')).toHaveLength(0);
+      expect(screen.getByText('1 selected')).toBeInTheDocument();
+    });
+
+    it('closes and reports "Server error while bulk editing the contracts" when the call fails', async () => {
+      const api = contractApi({ 'POST /contracts/bulk_edit': failure(500, 'boom') });
+      const { user } = renderApp('/contracts', api);
+      await screen.findByText('1-2 of 2');
+      await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
+      await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
+      await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Server error while bulk editing the contracts');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(screen.getByText('1 selected')).toBeInTheDocument();
     });
   });
@@ -182,36 +265,34 @@ describe('contract screen', () => {
   });
 
   it('a status action sends the target and shows the returned record without reloading', async () => {
-    const server = new FakeServer();
-    const { user } = await openContract(2, server);
-    const gets = server.requestsTo('GET', '/contracts/2').length;
+    const onBreak = { ...enrolled, contract_status_id: 4, contract_status_name: 'On a break', contract_status_date: '2024-06-01', edit_timestamp: LATER };
+    const api = contractApi({ 'PUT /contracts/2/update_status': { body: onBreak } });
+    const { user } = await openContract(2, api);
+    const gets = api.sent('GET /contracts/2').length;
     await user.click(screen.getByRole('button', { name: 'Take a break' }));
     await waitFor(() => expect(screen.getByLabelText(/^Status$/)).toHaveValue('On a break'));
-    expect(server.lastRequestTo('PUT', '/contracts/2/update_status')!.body).toEqual({ contract_status_id: 4 });
+    expect(api.last('PUT /contracts/2/update_status')!.body).toEqual({ contract_status_id: 4 });
     expect(screen.getByLabelText(/^Status date/)).toHaveValue('01-06-2024');
     expect(statusButtons()).toEqual(['Enrole', 'Drop-out']);
-    expect(server.requestsTo('GET', '/contracts/2')).toHaveLength(gets);
+    expect(api.sent('GET /contracts/2')).toHaveLength(gets);
   });
 
-  it('shows the server’s message in a red alert when the transition is refused (409)', async () => {
-    const server = new FakeServer().on('PUT', '/contracts/1/update_status', {
-      status: 409,
-      body: { message: 'A contract with status "Graduated" cannot change to "Offer rejected"' },
-    });
-    const { user } = await openContract(1, server);
+  it('shows the server’s message in a red alert when the transition is refused (409), and keeps the status', async () => {
+    const message = 'A contract with status "Graduated" cannot change to "Offer rejected"';
+    const { user } = await openContract(1, contractApi({ 'PUT /contracts/1/update_status': failure(409, message) }));
     await user.click(screen.getByRole('button', { name: 'Reject Offer' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('A contract with status "Graduated" cannot change to "Offer rejected"');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByLabelText(/^Status$/)).toHaveValue('Offer accepted');
   });
 
   it('offers no status actions in edit mode', async () => {
-    await openContract(2, new FakeServer(), '?mode=edit');
+    await openContract(2, contractApi(), '?mode=edit');
     expect(screen.queryByRole('group', { name: 'Status actions' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Graduate' })).not.toBeInTheDocument();
   });
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
-    const { user } = await openContract(1, new FakeServer({ session: readerUser }));
+    const { user } = await openContract(1, contractApi(session(readerUser)));
     expect(screen.queryByRole('group', { name: 'Status actions' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const documents = screen.getByRole('table', { name: 'Documents' });
@@ -231,9 +312,9 @@ describe('contract screen', () => {
     expect(location()).toBe('/student/1');
   });
 
-  it('a new contract starts with the defaults; setting the start date sets the end date; Save sends both', async () => {
-    const server = new FakeServer();
-    const { user, location } = renderApp('/contract/new?student_id=2', server);
+  it('a new contract starts with the defaults and the preset student; the start date sets the end date; Save sends the whole record', async () => {
+    const api = contractApi({ 'POST /contracts': { status: 201, body: { id: 3 } }, 'GET /contracts/3': { body: contractRow(3) } });
+    const { user, location } = renderApp('/contract/new?student_id=2', api);
     await waitFor(() => expect(screen.getByRole('combobox', { name: /^Student/ })).toHaveValue('Schmidt, Mia'));
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: 'Active' })).toBeChecked();
@@ -256,7 +337,7 @@ describe('contract screen', () => {
     await user.click(await screen.findByRole('option', { name: 'Technical University of Munich' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(location()).toBe('/contract/3'));
-    expect(server.lastRequestTo('POST', '/contracts')!.body).toEqual({
+    expect(api.last('POST /contracts')!.body).toEqual({
       student_id: 2,
       scholarship_id: 2,
       program_id: 1,
@@ -286,30 +367,44 @@ describe('contract screen', () => {
   });
 
   it('editing the start date moves the end date, and both are sent', async () => {
-    const server = new FakeServer();
-    const { user } = await openContract(1, server, '?mode=edit');
+    const api = contractApi({ 'PUT /contracts/1': { body: contractRow(1, { start_date: '2024-02-29', end_date: '2026-02-27', edit_timestamp: LATER }) } });
+    const { user } = await openContract(1, api, '?mode=edit');
     const start = screen.getByLabelText(/^Start date/);
     await user.clear(start);
     await user.type(start, '29-02-2024');
     await waitFor(() => expect(screen.getByLabelText(/^End date/)).toHaveValue('27-02-2026'));
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved')).toBeInTheDocument();
-    expect(server.lastRequestTo('PUT', '/contracts/1')!.body).toEqual({ id: 1, start_date: '2024-02-29', end_date: '2026-02-27' });
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    expect(api.last('PUT /contracts/1')!.body).toEqual({ id: 1, start_date: '2024-02-29', end_date: '2026-02-27' });
+  });
+
+  it('refuses an end date before the start date on the end date field, and keeps Save disabled', async () => {
+    const { user } = await openContract(1, contractApi(), '?mode=edit');
+    const end = screen.getByLabelText(/^End date/);
+    await user.clear(end);
+    await user.type(end, '31-08-2023');
+    expect(await screen.findByText('End date cannot be before the start date')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 });
 
 describe('contract documents', () => {
-  it('shows the number of documents in the tab, and the list', async () => {
-    const { user } = await openContract(1);
+  it('shows the number of documents in the tab, and the list of the contract', async () => {
+    const { user, api } = await openContract(1);
     expect(screen.getByRole('tab', { name: 'General' })).toHaveAttribute('aria-selected', 'true');
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const row = (await within(screen.getByRole('table', { name: 'Documents' })).findByText('contract.pdf')).closest('tr')!;
     expect(within(row).getAllByRole('cell').slice(0, 4).map((c) => c.textContent)).toEqual(['contract.pdf', 'Contract', 'As sent', '2.0 KB']);
+    expect(api.last('GET /contract_files')!.query.get('contract_id')).toBe('1');
   });
 
-  it('keeps Upload disabled until a file is chosen; uploads (record, then file) and counts it', async () => {
-    const server = new FakeServer();
-    const { user } = await openContract(1, server);
+  it('keeps Upload disabled until a file is chosen; uploads (record, then file) and reloads the count and the list', async () => {
+    const passport = { ...document1, id: 2, ft_id: 3, file_type: 'Passport copy', description: 'Front page', filename: 'passport.pdf' };
+    const api = contractApi({
+      'POST /contract_files': { status: 201, body: { id: 2 } },
+      'POST /contract_files/2/upload': { body: passport },
+    });
+    const { user } = await openContract(1, api);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const form = screen.getByRole('form', { name: 'Upload document' });
     const upload = within(form).getByRole('button', { name: 'Upload' });
@@ -320,44 +415,64 @@ describe('contract documents', () => {
     await user.type(within(form).getByLabelText(/^Description/), 'Front page');
     await user.upload(within(form).getByLabelText('File'), new File(['passport bytes'], 'passport.pdf', { type: 'application/pdf' }));
     expect(upload).toBeEnabled();
+
+    // What the server answers once the document is there.
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 2 }) }).on('GET /contract_files', page([passport, document1]));
     await user.click(upload);
     expect(await screen.findByRole('tab', { name: 'Documents (2)' })).toBeInTheDocument();
-    expect(server.lastRequestTo('POST', '/contract_files')!.body).toEqual({ contract_id: 1, ft_id: 3, description: 'Front page', filename: 'passport.pdf' });
-    const sent = server.lastRequestTo('POST', '/contract_files/2/upload')!.body as FormData;
+    expect(api.last('POST /contract_files')!.body).toEqual({ contract_id: 1, ft_id: 3, description: 'Front page', filename: 'passport.pdf' });
+    const sent = api.last('POST /contract_files/2/upload')!.body as FormData;
     expect((sent.get('file') as File).name).toBe('passport.pdf');
+    expect(screen.getByRole('status')).toHaveTextContent('Uploaded passport.pdf');
     expect(await within(screen.getByRole('table', { name: 'Documents' })).findByText('passport.pdf')).toBeInTheDocument();
     expect(within(form).getByRole('button', { name: 'Upload' })).toBeDisabled();
   });
 
+  it('refuses a file over the upload limit before sending anything', async () => {
+    const { user, api } = await openContract(1);
+    await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
+    const form = screen.getByRole('form', { name: 'Upload document' });
+    await user.upload(within(form).getByLabelText('File'), new File([new Uint8Array(MAX_UPLOAD_BYTES + 1)], 'huge.pdf'));
+    expect(within(form).getByText(`The file is larger than ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)} MB`)).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: 'Upload' })).toBeDisabled();
+    expect(api.sent('POST /contract_files')).toHaveLength(0);
+  });
+
   it('shows the server’s message of a too large file (413) and removes the empty record', async () => {
-    const server = new FakeServer().on('POST', '/contract_files/2/upload', { status: 413, body: { message: 'The file is larger than 20 MB' } });
-    const { user } = await openContract(1, server);
+    const api = contractApi({
+      'POST /contract_files': { status: 201, body: { id: 2 } },
+      'POST /contract_files/2/upload': failure(413, 'The file is larger than 20 MB'),
+      'DELETE /contract_files/2': { status: 204 },
+    });
+    const { user } = await openContract(1, api);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const form = screen.getByRole('form', { name: 'Upload document' });
     await user.upload(within(form).getByLabelText('File'), new File(['x'], 'big.pdf'));
     await user.click(within(form).getByRole('button', { name: 'Upload' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The file is larger than 20 MB');
     expect(within(form).getByText('The file is larger than 20 MB')).toBeInTheDocument();
-    await waitFor(() => expect(server.requestsTo('DELETE', '/contract_files/2')).toHaveLength(1));
+    await waitFor(() => expect(api.sent('DELETE /contract_files/2')).toHaveLength(1));
     expect(screen.getByRole('tab', { name: 'Documents (1)' })).toBeInTheDocument();
   });
 
   it('downloads a document under its file name', async () => {
-    const server = new FakeServer();
-    const { user } = await openContract(1, server);
+    const api = contractApi({
+      'POST /contract_files/1/download': { file: { content: new Blob(['%PDF-1.4 fixture'], { type: 'application/pdf' }), filename: 'contract.pdf' } },
+    });
+    const { user } = await openContract(1, api);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const table = screen.getByRole('table', { name: 'Documents' });
     await within(table).findByText('contract.pdf');
     await user.click(within(table).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
-    expect(server.requestsTo('POST', '/contract_files/1/download')).toHaveLength(1);
+    expect(api.sent('POST /contract_files/1/download')).toHaveLength(1);
     expect(savedFiles[0]!.filename).toBe('contract.pdf');
-    expect(await blobText(savedFiles[0]!.blob)).toBe('%PDF-1.4 fake');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('%PDF-1.4 fixture');
   });
 
-  it('deletes a document after the confirmation, and counts it', async () => {
-    const server = new FakeServer();
-    const { user } = await openContract(1, server);
+  it('deletes a document after the confirmation, and reloads the count and the list', async () => {
+    const api = contractApi({ 'DELETE /contract_files/1': { status: 204 } });
+    const { user } = await openContract(1, api);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const table = screen.getByRole('table', { name: 'Documents' });
     await within(table).findByText('contract.pdf');
@@ -366,13 +481,14 @@ describe('contract documents', () => {
     expect(dialog).toHaveTextContent('Are you sure you want to delete this Document?');
     await user.click(within(dialog).getByRole('button', { name: 'No' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(server.requestsTo('DELETE', '/contract_files/1')).toHaveLength(0);
+    expect(api.sent('DELETE /contract_files/1')).toHaveLength(0);
 
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 0 }) }).on('GET /contract_files', page([]));
     await user.click(within(table).getByRole('button', { name: 'Delete' }));
     dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByRole('tab', { name: 'Documents (0)' })).toBeInTheDocument();
-    expect(server.requestsTo('DELETE', '/contract_files/1')).toHaveLength(1);
+    expect(api.sent('DELETE /contract_files/1')).toHaveLength(1);
     expect(await within(table).findByText('No Data Available')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { z } from 'zod';
 import { PasswordSchema, userResource, type User } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
@@ -8,10 +10,15 @@ import { useAuth } from '../../lib/auth';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import type { Detail } from '../../machinery/detail/use-detail';
 
+/** The password rules of the contract (length), checked before anything is sent; the repeat is compared on submit. */
+const passwordRules = schemaResolver(z.object({ password: PasswordSchema }), { sync: true });
+
 function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { password: '', repeat: '' },
+    validate: passwordRules,
+  });
   const alerts = useAlerts();
   const queryClient = useQueryClient();
 
@@ -28,7 +35,7 @@ function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () =>
     onError: (e) => {
       const fieldMessage = e instanceof ApiError && e.isValidation ? e.errors.usr_login_password?.[0] : undefined;
       if (fieldMessage) {
-        setError(fieldMessage);
+        form.setFieldError('password', fieldMessage);
         return;
       }
       onClose();
@@ -38,18 +45,14 @@ function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () =>
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    // Spec §5: differing entries show the message and cancel; nothing is sent.
+    const { password, repeat } = form.getValues();
+    // Spec §5: differing entries show the message and cancel, before any other check; nothing is sent.
     if (password !== repeat) {
       onClose();
       alerts.showError('Passwords do not match');
       return;
     }
-    const checked = PasswordSchema.safeParse(password);
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? 'Invalid password');
-      return;
-    }
-    mutation.mutate(checked.data);
+    if (!form.validate().hasErrors) mutation.mutate(password);
   };
 
   return (
@@ -58,27 +61,21 @@ function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () =>
         <PasswordInput
           label="New password"
           autoComplete="new-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.currentTarget.value);
-            setError(undefined);
-          }}
-          error={error}
+          {...form.getInputProps('password')}
           visibilityToggleButtonProps={{ title: 'Show the new password' }}
           data-autofocus
         />
         <PasswordInput
           label="Repeat password"
           autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.currentTarget.value)}
+          {...form.getInputProps('repeat')}
           visibilityToggleButtonProps={{ title: 'Show the repeated password' }}
         />
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={onClose} disabled={mutation.isPending}>
             Cancel
           </Button>
-          <Button type="submit" disabled={password === '' || repeat === ''} loading={mutation.isPending}>
+          <Button type="submit" disabled={form.values.password === '' || form.values.repeat === ''} loading={mutation.isPending}>
             Set Password
           </Button>
         </Group>
