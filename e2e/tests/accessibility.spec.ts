@@ -109,7 +109,7 @@ test('every overview has no serious or critical axe violations', async ({ page, 
   await test.step('Contracts with the advanced filter and a selection', async () => {
     await page.getByRole('checkbox', { name: 'Advanced' }).check();
     await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-    await expect(page.getByRole('button', { name: 'Bulk Edit' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Batch' })).toBeVisible();
     await expectAccessible(page, 'Contracts overview with advanced filter and selection');
   });
 });
@@ -189,7 +189,8 @@ test('a contract in read and edit mode, its Documents tab and Bulk Edit have no 
   await page.getByLabel('Quick filter').press('Enter');
   await expect(page.getByTestId('range-text')).toHaveText('1-1 of 1');
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Bulk Edit' }).click();
+  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('menuitem', { name: 'Bulk Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Bulk Edit' });
   await opened(dialog);
   await expectAccessible(page, 'contract Bulk Edit dialog');

@@ -43,20 +43,26 @@ test('an administrator bulk edits two contracts and sees the changed values', as
   expect(await columnTexts(page, CONTRACT_SENT)).toEqual(['', '']);
 
   // Only with a selection.
-  await expect(page.getByRole('button', { name: 'Bulk Edit' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Batch' })).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Bulk Edit' }).click();
+  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('menuitem', { name: 'Bulk Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Bulk Edit' });
   await expect(dialog.getByRole('combobox', { name: 'Year 1 finished' })).toHaveValue('');
+  // Spec §5: nothing changed, nothing to send.
+  await expect(dialog.getByRole('button', { name: 'Apply' })).toBeDisabled();
   await dialog.getByLabel(/^Contract sent date/).fill('15-05-2025');
   await dialog.getByLabel(/^Contract sent date/).press('Escape');
   await dialog.getByRole('combobox', { name: 'Year 1 finished' }).click();
   await page.getByRole('option', { name: 'Yes', exact: true }).click();
   await dialog.getByRole('button', { name: 'Apply' }).click();
 
-  await expect(page.getByRole('status').filter({ hasText: 'Bulk Edit: 2 of 2 contracts changed' })).toBeVisible();
-  await expect(dialog).toHaveCount(0);
+  // The batch dialog follows the run on the server to its end.
+  const run = page.getByRole('dialog', { name: 'Bulk Edit' });
+  await expect(run.getByText('Finished: 2 of 2 done, 0 failed')).toBeVisible();
   await expect(page.getByText('2 selected')).toHaveCount(0);
+  await run.getByRole('button', { name: 'Close' }).click();
+  await expect(run).toHaveCount(0);
   await expect.poll(() => columnTexts(page, CONTRACT_SENT)).toEqual(['15-05-2025', '15-05-2025']);
 
   await page.goto(`/#/contract/${firstId}`);

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { formatBool, formatDate, formatDateTime, formatMoney } from '@app/contracts';
+import { formatBool, formatDate, formatDateTime, formatMoney, type ValueFormat } from '@app/contracts';
 
-/** How a value is shown in a table cell or a read-only field. The one place the web picks a formatter. */
-export type ValueFormat = 'text' | 'money' | 'date' | 'datetime' | 'bool';
+export type { ValueFormat };
+
 
 export function formatValue(value: unknown, format: ValueFormat = 'text'): ReactNode {
   switch (format) {
@@ -14,6 +14,8 @@ export function formatValue(value: unknown, format: ValueFormat = 'text'): React
       return formatDateTime(value as string | null | undefined);
     case 'bool':
       return formatBool(value as boolean | null | undefined);
+    case 'number':
+      return value === null || value === undefined ? '' : String(value);
     case 'text':
     default:
       if (value === null || value === undefined) return '';
@@ -28,5 +30,5 @@ export function keepsTogether(format: ValueFormat = 'text'): boolean {
 
 /** Money and numbers line up on the right. */
 export function alignOf(format: ValueFormat = 'text'): 'left' | 'right' {
-  return format === 'money' ? 'right' : 'left';
+  return format === 'money' || format === 'number' ? 'right' : 'left';
 }

@@ -1,22 +1,26 @@
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
-import type { AnyResource } from '@app/contracts';
+import { viewsOf, type AnyResource } from '@app/contracts';
 import { RequireLevel } from '../lib/auth-guards';
 import { DetailPage, type DetailPageProps } from './detail/detail-page';
 import { OverviewPage, type OverviewPageProps } from './overview/overview-page';
-import type { Column, RowOf } from './overview/types';
+import type { Cells, RowOf } from './overview/types';
 import type { FieldDef } from './fields/types';
 
-/** Everything the web declares about one resource: a descriptor, its columns and fields, and any extras. */
+/**
+ * Everything the web declares about one resource: its descriptor (columns, views and actions come from it), how
+ * some cells are drawn, its detail fields and filters, and any extras.
+ */
 export interface ResourceUiDeclaration<D extends AnyResource> {
   descriptor: D;
-  columns: Column<RowOf<D>>[];
+  /** Cells drawn as more than their formatted value (`<resource>.cells.tsx`). */
+  cells?: Cells<RowOf<D>>;
   /** The detail screen's fields; null where records have no detail screen (the event log). */
   fields: readonly FieldDef[] | null;
   /** The advanced filter fields of the overview (`<resource>.filters.tsx`), where it has any. */
   filters?: readonly FieldDef[];
-  overview?: Omit<OverviewPageProps<D>, 'descriptor' | 'columns' | 'filters'>;
-  detail?: Omit<DetailPageProps<D>, 'descriptor' | 'fields' | 'id'>;
+  overview?: Omit<OverviewPageProps<D>, 'descriptor' | 'view' | 'cells' | 'filters' | 'fields'>;
+  detail?: Omit<DetailPageProps<D>, 'descriptor' | 'view' | 'fields' | 'id'>;
   /** Screens drawn by the resource itself, where the spec asks for more than the generic ones. */
   overviewElement?: ReactNode;
   detailElement?: ReactNode;
@@ -28,22 +32,25 @@ export interface ResourceUi {
   routes: RouteObject[];
 }
 
-/** Turns a resource's declarations into its routes: `{overview}` and, where it has one, `{detail}/:id`. */
+/** Turns a resource's declarations into its routes: each view's overview and, where it has one, its detail. */
 export function defineResourceUi<D extends AnyResource>(ui: ResourceUiDeclaration<D>): ResourceUi {
   const { descriptor, fields } = ui;
   const gate = (element: ReactNode) =>
     descriptor.access.read === 'reader' ? element : <RequireLevel level={descriptor.access.read}>{element}</RequireLevel>;
-  const overview = ui.overviewElement ?? (
-    <OverviewPage
-      descriptor={descriptor}
-      columns={ui.columns}
-      filters={ui.filters}
-      {...(fields === null && !ui.detailElement ? { detailPath: null } : {})}
-      {...ui.overview}
-    />
-  );
-  const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} fields={fields} {...ui.detail} />);
-  const routes: RouteObject[] = [{ path: descriptor.routes.overview, element: gate(overview) }];
-  if (detail) routes.push({ path: `${descriptor.routes.detail}/:id`, element: gate(detail) });
+  const routes = viewsOf(descriptor).flatMap((view): RouteObject[] => {
+    const overview = ui.overviewElement ?? (
+      <OverviewPage
+        descriptor={descriptor}
+        view={view}
+        cells={ui.cells}
+        filters={ui.filters}
+        fields={fields ?? []}
+        {...(fields === null && !ui.detailElement ? { detailPath: null } : {})}
+        {...ui.overview}
+      />
+    );
+    const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} view={view} fields={fields} {...ui.detail} />);
+    return [{ path: view.routes.overview, element: gate(overview) }, ...(detail ? [{ path: `${view.routes.detail}/:id`, element: gate(detail) }] : [])];
+  });
   return { descriptor, routes };
 }

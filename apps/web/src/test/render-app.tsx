@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/router';
@@ -11,7 +12,12 @@ import type { ApiStub } from './api-stub';
  * test's fixed answers (`stubApi`). Nothing of our own code is mocked.
  */
 export function renderApp(path: string, api: ApiStub) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  return renderRoutes(routes, path, api);
+}
+
+/** As renderApp, over the given routes (a machinery test's own resource). */
+export function renderRoutes(routeList: RouteObject[], path: string, api: ApiStub) {
+  const router = createMemoryRouter(routeList, { initialEntries: [path] });
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
   });
@@ -23,4 +29,18 @@ export function renderApp(path: string, api: ApiStub) {
   );
   const location = () => `${router.state.location.pathname}${router.state.location.search}`;
   return { ...view, router, api, user, queryClient, location };
+}
+
+/** One element inside the app's providers (a dialog on its own), with `fetch` answered by the test. */
+export function renderInApp(element: ReactElement) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const user = userEvent.setup();
+  return {
+    ...render(
+      <AppProviders queryClient={queryClient} mantineEnv="test">
+        {element}
+      </AppProviders>,
+    ),
+    user,
+  };
 }

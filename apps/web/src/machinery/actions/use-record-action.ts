@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { actionPath, type AnyAction, type AnyResource } from '@app/contracts';
-import { api, apiDownload } from '../../lib/api-client';
+import { api, apiDownload, apiRequest } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { refreshAfterWrite } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
@@ -27,14 +27,16 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, input = {}, version, file }: RecordActionCall) => {
-      const path = actionPath(resource.apiPath, action, 'record').replace(':id', encodeURIComponent(String(id)));
+      // The call the spec names, where it names one (spec §7: `PUT /contracts/{id}/update_status`).
+      const [method, template] = (action.specPath ? action.specPath.split(' ') : ['POST', actionPath(resource.apiPath, action, 'record')]) as ['PUT' | 'POST', string];
+      const path = template.replace(':id', encodeURIComponent(String(id)));
       const headers = version ? { 'If-Match': version } : undefined;
       if (file) return { row: await api.upload<Row>(path, file, action.upload?.field ?? 'file', { headers }) };
       if (action.result === 'file') {
         saveFile(await apiDownload(path, { body: input, headers }), action.filename ?? 'download');
         return {};
       }
-      const answer = await api.post<Row | { message: string }>(path, input, { headers });
+      const answer = await apiRequest<Row | { message: string }>(path, { method, body: input, headers });
       return action.result === 'record' ? { row: answer as Row } : { message: (answer as { message: string }).message };
     },
     onSuccess: async ({ row, message }) => {

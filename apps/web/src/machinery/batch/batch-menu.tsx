@@ -42,7 +42,8 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
 
   const start = useMutation({
     mutationFn: ({ action, input }: { action: AnyAction; input: Record<string, unknown> }) =>
-      api.post<BatchStarted>(actionPath(descriptor.apiPath, action, 'batch'), {
+      // A selection action keeps the path the spec names (`POST /contracts/bulk_edit`); the others run as batches.
+      api.post<BatchStarted>(actionPath(descriptor.apiPath, action, action.scope === 'selection' ? 'list' : 'batch'), {
         ...input,
         ids: selection.ids.map(Number),
         versions: selection.versions,

@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { formatDateTime, referenceOf, type AnyResource } from '@app/contracts';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { defaultView, formatDateTime, referenceOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
+import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
 import type { FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
@@ -9,6 +10,8 @@ import { useDetail, type DeriveValues, type Detail } from './use-detail';
 
 export interface DetailPageProps<D extends AnyResource> {
   descriptor: D;
+  /** The view the record is shown in: its title and routes. The resource's default view otherwise. */
+  view?: ViewDescriptor;
   fields: readonly FieldDef[];
   /** Defaults to the route's `:id`. */
   id?: string;
@@ -52,8 +55,10 @@ export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
   return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
 }
 
-function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive }: DetailPageProps<D> & { id: string }) {
-  const detail = useDetail(descriptor, id, fields, { derive });
+function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, ...props }: DetailPageProps<D> & { id: string }) {
+  const view = props.view ?? defaultView(descriptor);
+  const title = view.titleSingular;
+  const detail = useDetail(descriptor, id, fields, { derive, view });
   const [confirmOpen, setConfirmOpen] = useState(false);
   const { mode, record } = detail;
   const formId = `detail-form-${descriptor.key}`;
@@ -72,7 +77,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
   if (mode === 'new' && !detail.canWrite) {
     return (
       <Alert color="red" variant="light" role="alert" title="Not allowed">
-        You are not allowed to create a {descriptor.title}.
+        You are not allowed to create a {title}.
       </Alert>
     );
   }
@@ -81,7 +86,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
 
   const form = (
     <Paper withBorder p="md" radius="sm">
-      <form id={formId} onSubmit={onSubmit} noValidate aria-label={descriptor.title}>
+      <form id={formId} onSubmit={onSubmit} noValidate aria-label={title}>
         <Stack gap="lg">
           {sectionsOf(fields).map((section) => (
             <Stack key={section.title ?? ''} gap="xs" component="section" aria-label={section.title}>
@@ -94,7 +99,8 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
                 {section.fields.map((def) => (
                   <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
                     <Field
-                      def={def}
+                      // A rule of this record keeps the field read-only: it says why.
+                      def={detail.readOnlyReason(def.name) && mode === 'edit' ? { ...def, description: detail.readOnlyReason(def.name) } : def}
                       value={detail.values[def.name]}
                       onChange={(v) => detail.setValue(def.name, v)}
                       error={detail.fieldError(def.name)}
@@ -129,7 +135,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap">
         <Title order={1} size="h3">
-          {mode === 'new' ? `New ${descriptor.title}` : descriptor.title}
+          {mode === 'new' ? `New ${title}` : title}
           {reference && (
             <Text span inherit c="dimmed" ml="xs">
               {reference}
@@ -137,6 +143,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           )}
         </Title>
         <Group gap="xs">
+          <RecordActions detail={detail} view={view} />
           {extras?.(detail)}
           {mode === 'read' && detail.canWrite && record && (
             <Button variant="default" onClick={detail.startEdit}>
@@ -149,9 +156,21 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
             </Button>
           )}
           {mode !== 'new' && detail.canDelete && record && (
-            <Button color="red" variant="light" onClick={() => setConfirmOpen(true)} loading={detail.deleting}>
-              Delete
-            </Button>
+            <Tooltip label={detail.deleteBlockedBy} disabled={!detail.deleteBlockedBy} withArrow>
+              {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
+              <span>
+                <Button
+                  color="red"
+                  variant="light"
+                  onClick={() => setConfirmOpen(true)}
+                  loading={detail.deleting}
+                  disabled={detail.deleteBlockedBy !== null}
+                  aria-description={detail.deleteBlockedBy ?? undefined}
+                >
+                  Delete
+                </Button>
+              </span>
+            </Tooltip>
           )}
           {(mode === 'edit' || mode === 'new') && (
             <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving}>
@@ -165,12 +184,12 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
       </Group>
 
       {detail.loadError && (
-        <Alert color="red" variant="light" role="alert" title={`Error loading ${descriptor.title}`}>
+        <Alert color="red" variant="light" role="alert" title={`Error loading ${title}`}>
           {detail.loadError.message}
         </Alert>
       )}
 
-      {detail.isLoading && <Loader size="sm" aria-label={`Loading ${descriptor.title}`} />}
+      {detail.isLoading && <Loader size="sm" aria-label={`Loading ${title}`} />}
 
       {hasRecord && info?.(detail)}
 
@@ -179,12 +198,12 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
       <Modal
         opened={confirmOpen}
         onClose={() => setConfirmOpen(false)}
-        title={`Delete ${descriptor.title}`}
+        title={`Delete ${title}`}
         withCloseButton={false}
         centered
         size="sm"
       >
-        <Text size="sm">{`Are you sure you want to delete this ${descriptor.title}?`}</Text>
+        <Text size="sm">{`Are you sure you want to delete this ${title}?`}</Text>
         <Group justify="flex-end" mt="md" gap="xs">
           <Button variant="default" onClick={() => setConfirmOpen(false)} data-autofocus>
             No
@@ -194,7 +213,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           </Button>
         </Group>
       </Modal>
-      <LeaveDialog blocker={detail.leaveBlocker} title={descriptor.title} />
+      <LeaveDialog blocker={detail.leaveBlocker} title={title} />
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
-import type { AnyResource } from '@app/contracts';
+import { defaultView, readOnlyFieldsOf, whyNotDeletable, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -109,6 +109,8 @@ export type DeriveValues = (name: string, value: unknown, values: Readonly<Value
 
 export interface DetailOptions {
   derive?: DeriveValues | undefined;
+  /** The view the screen shows the record in (its routes); the resource's default view otherwise. */
+  view?: ViewDescriptor | undefined;
 }
 
 /**
@@ -121,6 +123,7 @@ export interface DetailOptions {
  */
 export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[], options: DetailOptions = {}) {
   const { derive } = options;
+  const routes = (options.view ?? defaultView(descriptor)).routes;
   const isNew = id === 'new';
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -169,10 +172,18 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     [fields, descriptor.createSchema],
   );
 
+  /** Fields this record keeps read-only (its rules, e.g. a locked invoice), with the reason. */
+  const frozen = useMemo(() => (record ? readOnlyFieldsOf(descriptor, record) : {}), [descriptor, record]);
+  const isReadOnly = useCallback(
+    (def: FieldDef) => isFieldReadOnly(def, mode) || (mode === 'edit' && frozen[def.name] !== undefined),
+    [mode, frozen],
+  );
+
   /** Declared fields the user may change in this mode and the create schema knows: only these are sent. */
   const editable = useMemo(
-    () => fields.filter((f) => !isFieldReadOnly(f, mode === 'read' ? 'edit' : mode) && fieldSchema(descriptor.createSchema, f.name)),
-    [fields, mode, descriptor.createSchema],
+    () =>
+      fields.filter((f) => !isFieldReadOnly(f, mode === 'read' ? 'edit' : mode) && frozen[f.name] === undefined && fieldSchema(descriptor.createSchema, f.name)),
+    [fields, mode, frozen, descriptor.createSchema],
   );
 
   // Worked out from all values on every change rather than stored per field: a field's message may depend on
@@ -249,7 +260,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       if (created !== undefined) {
         alerts.showSuccess('Saved');
         leaveGuard.release();
-        navigate(`${descriptor.routes.detail}/${created}`, { replace: true });
+        navigate(`${routes.detail}/${created}`, { replace: true });
       } else {
         if (row) {
           queryClient.setQueryData(detailKey, row);
@@ -273,7 +284,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     onSuccess: async () => {
       // The record's own query is left to expire: removing it while this screen is still mounted refetches it (404).
       leaveGuard.release();
-      navigate(descriptor.routes.overview);
+      navigate(routes.overview);
       alerts.showSuccess('Deleted');
       await invalidateLists();
     },
@@ -298,7 +309,11 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     values,
     setValue,
     required,
-    isReadOnly: (def: FieldDef) => isFieldReadOnly(def, mode),
+    isReadOnly,
+    /** Why this record keeps a field read-only, where a rule of the record does. */
+    readOnlyReason: (name: string): string | undefined => frozen[name],
+    /** Why this record cannot be deleted (its rules), or null. */
+    deleteBlockedBy: record && descriptor.deletable ? whyNotDeletable(descriptor, record) : null,
     fieldError,
     formErrors: validation.formErrors,
     isValid: validation.valid,
@@ -318,7 +333,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     setRecord,
     /** Loads the record again (after an action that changed what it shows, e.g. its number of documents). */
     refresh: () => query.refetch(),
-    goToOverview: () => navigate(descriptor.routes.overview),
+    goToOverview: () => navigate(routes.overview),
   };
 }
 

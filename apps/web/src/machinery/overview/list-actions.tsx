@@ -9,8 +9,23 @@ import { saveFile } from '../../lib/save-file';
 import { actionFieldDefs, failureTextOf, listActionsOf } from '../actions/actions';
 import { InputDialog } from '../actions/input-dialog';
 import { BatchDialog } from '../batch/batch-dialog';
-import { exportBody } from './export-button';
 import type { Overview } from './use-overview';
+
+export type ExportBody = { ids: (number | string)[] } | { filter: Record<string, string | number | boolean> };
+
+/**
+ * What a list action covers (DESIGN §4): the selected rows when there are any, otherwise every row of the
+ * current filter (quick filter, advanced filters, fixed filters and sort: the list query without its paging).
+ */
+export function exportBody(overview: Pick<Overview, 'selection' | 'params'>): ExportBody {
+  if (overview.selection.count > 0) return { ids: [...overview.selection.ids] };
+  const filter: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(overview.params)) {
+    if (key === 'page' || key === 'per_page' || value === undefined || value === null || value === '') continue;
+    filter[key] = value;
+  }
+  return { filter };
+}
 
 function ListActionButton<D extends AnyResource>({ overview, action }: { overview: Overview<D>; action: AnyAction }) {
   const alerts = useAlerts();

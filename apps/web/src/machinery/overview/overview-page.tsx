@@ -17,26 +17,30 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { rangeText, referenceOf, type AnyResource, type SortKey } from '@app/contracts';
-import type { QueryValue } from '../../lib/api-client';
+import { defaultView, rangeText, referenceOf, type AnyResource, type SortKey, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { alignOf, formatValue, keepsTogether } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
 import { HEADER_HEIGHT } from '../../lib/layout';
+import { BatchMenu } from '../batch/batch-menu';
 import type { FieldDef } from '../fields/types';
 import { AdvancedFilterCard } from './advanced-filters';
-import { sortKeyOf, type AnyRow, type Column, type RowOf } from './types';
+import { ListActions } from './list-actions';
+import { columnsOf, sortKeyOf, type AnyRow, type Cells, type Column, type RowOf } from './types';
 import { useOverview, type Overview } from './use-overview';
 
 export interface OverviewPageProps<D extends AnyResource> {
   descriptor: D;
-  columns: Column<RowOf<D>>[];
-  /** Several overviews may share a resource; each remembers its own state. Defaults to the resource key. */
-  overviewId?: string;
-  /** Defaults to the descriptor's plural title. */
-  title?: string;
-  fixedFilters?: Record<string, QueryValue>;
-  /** The extra-options area (exports, batch menus), given the overview's state and selection. */
+  /**
+   * The view shown (title, columns, default sort, fixed filter, actions): several views share a resource and
+   * each remembers its own state. The resource's default view otherwise.
+   */
+  view?: ViewDescriptor;
+  /** Cells drawn as more than their formatted value (links to other records). */
+  cells?: Cells<RowOf<D>>;
+  /** The resource's detail fields: Bulk Edit asks its fields with them. */
+  fields?: readonly FieldDef[];
+  /** More of the extra-options area (besides the declared list actions and the Batch menu). */
   extras?: (overview: Overview<D>) => ReactNode;
   /** The advanced filter fields (`<resource>.filters.tsx`); without them there is no Advanced checkbox. */
   filters?: readonly FieldDef[];
@@ -102,21 +106,28 @@ function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row
  */
 export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>) {
   // Keyed by overview: moving from one overview route to another must not carry the state over.
-  return <OverviewView key={props.overviewId ?? props.descriptor.key} {...props} />;
+  return <OverviewView key={overviewIdOf(props.descriptor, props.view)} {...props} />;
+}
+
+/** The id an overview's state is remembered under: the resource key, and the view's for a second view. */
+export function overviewIdOf(descriptor: AnyResource, view: ViewDescriptor | undefined): string {
+  return !view || view.key === descriptor.key ? descriptor.key : `${descriptor.key}:${view.key}`;
 }
 
 function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
-  const { descriptor, columns, fixedFilters } = props;
-  const overview = useOverview(descriptor, props.overviewId ?? descriptor.key, { fixedFilters });
+  const { descriptor } = props;
+  const view = props.view ?? defaultView(descriptor);
+  const columns = columnsOf(descriptor, view, props.cells);
+  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), { fixedFilters: view.fixedFilter, defaultSort: view.defaultSort });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
-  const title = props.title ?? descriptor.titlePlural;
+  const title = view.title;
   const detailPath =
-    props.detailPath === undefined ? (row: AnyRow) => `${descriptor.routes.detail}/${row.id}` : props.detailPath;
+    props.detailPath === undefined ? (row: AnyRow) => `${view.routes.detail}/${row.id}` : props.detailPath;
   // Nobody creates or edits a read-only resource (the event log), whatever the role.
   const canWrite = hasLevel(descriptor.access.write) && !descriptor.readOnly;
   const canEditRows = canWrite && detailPath !== null;
-  const newPath = props.newPath === undefined ? `${descriptor.routes.detail}/new` : props.newPath;
+  const newPath = props.newPath === undefined ? `${view.routes.detail}/new` : props.newPath;
   const filterFields = props.filters ?? [];
   const { rows, pagination, selection } = overview;
   const columnCount = columns.length + 1 + (canEditRows || props.rowActions ? 1 : 0);
@@ -193,6 +204,8 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
         </Group>
         <Group gap="sm">
           {props.extras?.(overview)}
+          <ListActions overview={overview} view={view} />
+          <BatchMenu overview={overview} view={view} fields={props.fields ?? []} />
           {canWrite && newPath !== null && (
             <Button size="sm" leftSection={<PlusIcon />} onClick={() => navigate(newPath)}>
               New

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import type { AnyResource } from '@app/contracts';
-import type { ValueFormat } from '../../lib/format';
+import { overviewColumns, type AnyResource, type ColumnDescriptor, type ViewDescriptor } from '@app/contracts';
+
+export { columnSortKey as sortKeyOf } from '@app/contracts';
 
 /** A row as the API answers it for this resource. */
 export type RowOf<D extends AnyResource> = z.infer<D['schema']>;
@@ -9,32 +10,28 @@ export type RowOf<D extends AnyResource> = z.infer<D['schema']>;
 /** Every row has an id; the machinery needs nothing else of it. */
 export type AnyRow = Record<string, unknown> & { id: number | string };
 
-/** One column of an overview table, declared per resource (`<resource>.columns.tsx`). */
-export interface Column<Row = AnyRow> {
-  /** The row field shown in the column. */
-  field: Extract<keyof Row, string>;
-  title: string;
-  /** Money, date, datetime and bool are formatted in one place (lib/format.ts). */
-  format?: ValueFormat;
-  /**
-   * The sort key sent to the API. Defaults to `field` when the descriptor lists it as sortable;
-   * `false` makes the column unsortable.
-   */
-  sortKey?: string | false;
-  /** Custom cell content (links to other records, badges); formatting by `format` otherwise. */
+/** One column of an overview table: the resource's declared column (packages/contracts), and how a cell is drawn. */
+export interface Column<Row = AnyRow> extends ColumnDescriptor {
+  /** Custom cell content (a link to another record); formatted by `format` otherwise. */
   render?: (row: Row) => ReactNode;
-  width?: number | string;
-  /** Keeps the cell on one line (codes such as `EU-FULL`); dates, times and amounts always are. */
-  nowrap?: boolean;
 }
 
-/** Typed column declarations of a resource: `field` must be a field of the resource's row. */
-export function defineColumns<D extends AnyResource>(_descriptor: D, columns: Column<RowOf<D>>[]): Column<RowOf<D>>[] {
-  return columns;
+/** How a resource draws the cells that are more than their formatted value (`<resource>.cells.tsx`), by field. */
+export type Cells<Row> = Partial<Record<Extract<keyof Row, string>, (row: Row) => ReactNode>>;
+
+/** Typed cell renderers of a resource: each key must be a field of its row. */
+export function defineCells<D extends AnyResource>(_descriptor: D, cells: Cells<RowOf<D>>): Cells<RowOf<D>> {
+  return cells;
 }
 
-export function sortKeyOf(column: Pick<Column<never>, 'field' | 'sortKey'>, sortable: readonly string[]): string | null {
-  if (column.sortKey === false) return null;
-  const key = column.sortKey ?? column.field;
-  return sortable.includes(key) ? key : null;
+/** The columns an overview shows: the view's (in its order) or every overview column of the resource. */
+export function columnsOf<D extends AnyResource>(descriptor: D, view: ViewDescriptor, cells?: Cells<RowOf<D>>): Column<RowOf<D>>[] {
+  const declared = view.columns
+    ? view.columns.map((field) => {
+        const column = descriptor.columns.find((c) => c.field === field);
+        if (!column) throw new Error(`${descriptor.key}: view ${view.key} shows an undeclared column ${field}`);
+        return column;
+      })
+    : overviewColumns(descriptor.columns);
+  return declared.map((c) => ({ ...c, render: cells?.[c.field as keyof typeof cells] }));
 }

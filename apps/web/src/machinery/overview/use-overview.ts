@@ -11,7 +11,9 @@ export const QUICK_FILTER_DEBOUNCE_MS = 500;
 
 export interface OverviewOptions {
   /** Filters always sent and never shown (the planned / numbered / credit-note variants, a contract's links). */
-  fixedFilters?: Record<string, QueryValue>;
+  fixedFilters?: Readonly<Record<string, QueryValue>>;
+  /** The view's default sort; the resource's otherwise. */
+  defaultSort?: readonly SortKey[];
   perPage?: number;
 }
 
@@ -31,16 +33,19 @@ function filterValue(value: unknown): QueryValue {
 export function useOverview<D extends AnyResource>(descriptor: D, overviewId: string = descriptor.key, options: OverviewOptions = {}) {
   const perPage = options.perPage ?? DEFAULT_PER_PAGE;
   const { fixedFilters } = options;
+  const defaultSort = options.defaultSort ?? descriptor.defaultSort;
 
   const [state, setState] = useState<OverviewState>(() =>
     loadOverviewState(
       overviewId,
-      { page: 1, sort: [...descriptor.defaultSort], search: '', filters: {} },
+      { page: 1, sort: [...defaultSort], search: '', filters: {} },
       descriptor.sortable,
     ),
   );
   const [searchInput, setSearchInputState] = useState(state.search);
   const [selected, setSelected] = useState<readonly Id[]>([]);
+  /** The version (edit_timestamp) of each selected row as it was shown: a batch refuses rows changed since. */
+  const [versions, setVersions] = useState<Readonly<Record<string, string>>>({});
   const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -112,11 +117,11 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     if (state.advanced) for (const [k, v] of Object.entries(state.filters)) p[k] = filterValue(v);
     Object.assign(p, fixedFilters);
     p.search = state.search.trim() || undefined;
-    p.sort = formatSort(state.sort.length > 0 ? state.sort : descriptor.defaultSort);
+    p.sort = formatSort(state.sort.length > 0 ? state.sort : defaultSort);
     p.page = state.page;
     p.per_page = perPage;
     return p;
-  }, [state, fixedFilters, descriptor.defaultSort, perPage]);
+  }, [state, fixedFilters, defaultSort, perPage]);
 
   const query = useQuery({
     queryKey: queryKeys.list(descriptor.key, params),
@@ -134,27 +139,48 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     const onPage = pageIds.filter((id) => set.has(id)).length;
     return {
       ids: selected,
+      versions,
       count: selected.length,
       isSelected: (id: Id) => set.has(id),
       allOnPage: pageIds.length > 0 && onPage === pageIds.length,
       someOnPage: onPage > 0 && onPage < pageIds.length,
     };
-  }, [selected, rows]);
+  }, [selected, versions, rows]);
+
+  /** Remembers the version of the rows of this page that are (or become) selected. */
+  const rememberVersions = useCallback(
+    (ids: readonly Id[]) =>
+      setVersions((known) => {
+        const next = { ...known };
+        for (const row of rows) {
+          if (ids.includes(row.id) && typeof row.edit_timestamp === 'string') next[String(row.id)] = row.edit_timestamp;
+        }
+        return next;
+      }),
+    [rows],
+  );
 
   const toggleSelected = useCallback(
-    (id: Id) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id])),
-    [],
+    (id: Id) => {
+      rememberVersions([id]);
+      setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
+    },
+    [rememberVersions],
   );
 
   const toggleAllOnPage = useCallback(() => {
     const pageIds = rows.map((r) => r.id);
+    rememberVersions(pageIds);
     setSelected((ids) => {
       const all = pageIds.length > 0 && pageIds.every((id) => ids.includes(id));
       return all ? ids.filter((id) => !pageIds.includes(id)) : [...ids, ...pageIds.filter((id) => !ids.includes(id))];
     });
-  }, [rows]);
+  }, [rows, rememberVersions]);
 
-  const clearSelection = useCallback(() => setSelected([]), []);
+  const clearSelection = useCallback(() => {
+    setSelected([]);
+    setVersions({});
+  }, []);
 
   return {
     descriptor,

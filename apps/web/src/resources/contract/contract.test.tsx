@@ -68,10 +68,36 @@ function contractApi(answers: Answers = {}) {
   });
 }
 
+/** The record's action buttons that change its status (the variants of update_status). */
 const statusButtons = () =>
-  within(screen.getByRole('group', { name: 'Status actions' }))
+  within(screen.getByRole('group', { name: 'Actions' }))
     .getAllByRole('button')
-    .map((b) => b.textContent);
+    .map((b) => b.textContent)
+    .filter((label) => label !== 'Mark contract sent');
+
+/** A finished batch run as `GET /batch_runs/{id}` answers it. */
+function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string }[]) {
+  const failed = rows.filter((r) => !r.ok).length;
+  return {
+    body: {
+      id,
+      resource: 'contract',
+      action: 'x',
+      label,
+      dry_run: false,
+      status: 'finished',
+      total: rows.length,
+      done: rows.length,
+      failed,
+      amount: null,
+      created_user: 'Ada Admin',
+      created_timestamp: SEEN,
+      finished_timestamp: LATER,
+      source_run_id: null,
+      rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
+    },
+  };
+}
 
 async function openContract(id: number, api = contractApi(), query = '') {
   const app = renderApp(`/contract/${id}${query}`, api);
@@ -180,73 +206,103 @@ describe('contracts overview', () => {
     expect(api.last('POST /contracts/download_report')!.body).toEqual({ ids: [2] });
   });
 
-  describe('Bulk Edit', () => {
-    it('is offered to an Administrator only when rows are selected', async () => {
+  describe('Batch menu', () => {
+    const openBatch = async (user: ReturnType<typeof renderApp>['user']) => {
+      await user.click(screen.getByRole('button', { name: 'Batch' }));
+      return screen.findByRole('menu');
+    };
+
+    it('is offered only when rows are selected, with Bulk Edit for an Administrator', async () => {
       const { user } = renderApp('/contracts', contractApi());
       await screen.findByText('1-2 of 2');
-      expect(screen.queryByRole('button', { name: 'Bulk Edit' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
-      expect(screen.getByRole('button', { name: 'Bulk Edit' })).toBeInTheDocument();
+      const menu = await openBatch(user);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Bulk Edit']);
     });
 
-    it('is hidden from a User, even with a selection', async () => {
+    it('offers a User the batch actions but not Bulk Edit (Administrator, DESIGN §4)', async () => {
       const { user } = renderApp('/contracts', contractApi(session(plainUser)));
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
-      expect(screen.queryByRole('button', { name: 'Bulk Edit' })).not.toBeInTheDocument();
+      const menu = await openBatch(user);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent']);
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
     });
 
-    it('sends only the fields that were set, then confirms in green, clears the selection and reloads the list', async () => {
-      const api = contractApi({ 'POST /contracts/bulk_edit': { body: { updated: 2 } } });
+    it('Bulk Edit keeps Apply disabled until a field is set, sends only the fields set with the versions seen, follows the run to Finished, then clears the selection and reloads', async () => {
+      const api = contractApi({
+        'POST /contracts/bulk_edit': { status: 202, body: { run_id: 7 } },
+        'GET /batch_runs/7': finishedRun(7, 'Bulk Edit', [
+          { id: 1, reference: 'A000001', ok: true, message: 'Changed year2_finished, contract_sent_date' },
+          { id: 2, reference: 'A000002', ok: false, message: 'Error for A000002: This Contract was changed by Bob User at 01-06-2024 11:00 after you opened it. Reload it to see the changes.' },
+        ]),
+      });
       const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
-      await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Bulk Edit' }));
       const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
       for (const name of [/^Year 1 finished/, /^Year 2 finished/, /^University Y2/]) {
         expect(within(dialog).getByRole('combobox', { name })).toHaveValue('');
       }
+      expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeDisabled();
       await user.click(within(dialog).getByRole('combobox', { name: /^Year 2 finished/ }));
       await user.click(await screen.findByRole('option', { name: 'No' }));
       await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
       const listsBefore = api.sent('GET /contracts').length;
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
-      expect(await screen.findByRole('status')).toHaveTextContent('Bulk Edit: 2 of 2 contracts changed');
-      expect(api.sent('POST /contracts/bulk_edit')).toHaveLength(1);
       expect(api.last('POST /contracts/bulk_edit')!.body).toEqual({
         ids: [1, 2],
         changes: { year2_finished: false, contract_sent_date: '2024-05-15' },
+        versions: { '1': SEEN, '2': SEEN },
       });
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(screen.queryByText('2 selected')).not.toBeInTheDocument();
+      const run = await screen.findByRole('dialog', { name: 'Bulk Edit' });
+      expect(await within(run).findByText('Finished: 1 of 2 done, 1 failed')).toBeInTheDocument();
+      expect(within(run).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+      expect(within(within(run).getByRole('list', { name: 'Errors' })).getByText(/^Error for A000002: This Contract was changed by Bob User/)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByText('2 selected')).not.toBeInTheDocument());
       await waitFor(() => expect(api.sent('GET /contracts').length).toBeGreaterThan(listsBefore));
+      await user.click(within(run).getByRole('button', { name: 'Download result' }));
+      await waitFor(() => expect(api.sent('GET /batch_runs/7/result')).toHaveLength(1));
     });
 
-    it('sends nothing when no field was set, and just closes', async () => {
-      const api = contractApi();
+    it('Change status asks the new status, sends it with the selection, and retries the failed rows on request', async () => {
+      const api = contractApi({
+        'POST /contracts/batch/update_status': { status: 202, body: { run_id: 8 } },
+        'GET /batch_runs/8': finishedRun(8, 'Change status', [
+          { id: 1, reference: 'A000001', ok: false, message: 'Error for A000001: A contract with status "Offer accepted" cannot change to "Graduated"' },
+          { id: 2, reference: 'A000002', ok: true, message: 'Enrolled → Graduated' },
+        ]),
+        'POST /batch_runs/8/retry_failed': finishedRun(8, 'Change status', []),
+      });
       const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
-      await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
-      await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
-      const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
-      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(api.sent('POST /contracts/bulk_edit')).toHaveLength(0);
-      expect(screen.getByText('1 selected')).toBeInTheDocument();
+      await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Change status' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Change status' });
+      expect(within(dialog).getByRole('button', { name: 'Run' })).toBeDisabled();
+      await user.click(within(dialog).getByRole('combobox', { name: /^New status/ }));
+      await user.click(await screen.findByRole('option', { name: 'Graduated' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Run' }));
+      expect(api.last('POST /contracts/batch/update_status')!.body).toEqual({ contract_status_id: 5, ids: [1, 2], versions: { '1': SEEN, '2': SEEN } });
+      const run = await screen.findByRole('dialog', { name: 'Change status' });
+      expect(await within(run).findByText('Error for A000001: A contract with status "Offer accepted" cannot change to "Graduated"')).toBeInTheDocument();
+      await user.click(within(run).getByRole('button', { name: 'Retry failed rows' }));
+      await waitFor(() => expect(api.sent('POST /batch_runs/8/retry_failed')).toHaveLength(1));
     });
 
-    it('closes and reports "Server error while bulk editing the contracts" when the call fails', async () => {
+    it('reports "Server error while saving update" when Bulk Edit cannot start', async () => {
       const api = contractApi({ 'POST /contracts/bulk_edit': failure(500, 'boom') });
       const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
-      await user.click(screen.getByRole('button', { name: 'Bulk Edit' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Bulk Edit' }));
       const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
       await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
-      expect(await screen.findByRole('alert')).toHaveTextContent('Server error while bulk editing the contracts');
+      expect(await screen.findByRole('alert')).toHaveTextContent('Server error while saving update');
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       expect(screen.getByText('1 selected')).toBeInTheDocument();
     });
@@ -285,15 +341,26 @@ describe('contract screen', () => {
     expect(screen.getByLabelText(/^Status$/)).toHaveValue('Offer accepted');
   });
 
+  it('offers Mark contract sent while the contract is not sent, and says why not once it is', async () => {
+    const marked = { ...enrolled, contract_sent_date: '2024-06-01', edit_timestamp: LATER };
+    const api = contractApi({ 'POST /contracts/2/mark_sent': { body: marked } });
+    const { user } = await openContract(2, api);
+    await user.click(screen.getByRole('button', { name: 'Mark contract sent' }));
+    expect(api.last('POST /contracts/2/mark_sent')!.headers['if-match']).toBe(SEEN);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Mark contract sent' })).toBeDisabled());
+    expect(screen.getByRole('button', { name: 'Mark contract sent' })).toHaveAttribute('data-disabled-reason', 'The contract was already marked sent on 2024-06-01');
+    expect(screen.getByLabelText(/^Contract sent date/)).toHaveValue('01-06-2024');
+  });
+
   it('offers no status actions in edit mode', async () => {
     await openContract(2, contractApi(), '?mode=edit');
-    expect(screen.queryByRole('group', { name: 'Status actions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Graduate' })).not.toBeInTheDocument();
   });
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
     const { user } = await openContract(1, contractApi(session(readerUser)));
-    expect(screen.queryByRole('group', { name: 'Status actions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const documents = screen.getByRole('table', { name: 'Documents' });
     expect(await within(documents).findByText('contract.pdf')).toBeInTheDocument();

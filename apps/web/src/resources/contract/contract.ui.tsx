@@ -3,10 +3,9 @@ import { Tabs } from '@mantine/core';
 import { contractResource } from '@app/contracts';
 import type { Detail } from '../../machinery/detail/use-detail';
 import { defineResourceUi } from '../../machinery/resource-ui';
-import { BulkEditButton } from './contract.bulk-edit';
-import { contractColumns } from './contract.columns';
+import { contractCells } from './contract.cells';
 import { ContractDocuments } from './contract.documents';
-import { ContractExport, ContractInfo, StatusActions } from './contract.extras';
+import { ContractInfo } from './contract.extras';
 import { contractFields, deriveContractValues } from './contract.fields';
 import { contractFilters } from './contract.filters';
 
@@ -35,19 +34,10 @@ function contractLayout(form: ReactNode, detail: Detail) {
 
 export const contractUi = defineResourceUi({
   descriptor: contractResource,
-  columns: contractColumns,
+  cells: contractCells,
   fields: contractFields,
   filters: contractFilters,
-  overview: {
-    extras: (overview) => (
-      <>
-        <BulkEditButton overview={overview} />
-        <ContractExport overview={overview} />
-      </>
-    ),
-  },
   detail: {
-    extras: (detail) => <StatusActions detail={detail} />,
     info: (detail) => <ContractInfo detail={detail} />,
     layout: contractLayout,
     derive: deriveContractValues,

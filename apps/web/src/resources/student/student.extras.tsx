@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { contractResource, formatBool, formatDate, formatDateTime, studentResource, type Contract, type Paged, type Student } from '@app/contracts';
+import { contractResource, formatBool, formatDate, formatDateTime, type Contract, type Paged, type Student } from '@app/contracts';
 import { api } from '../../lib/api-client';
 import { useAuth } from '../../lib/auth';
 import { PlusIcon } from '../../lib/icons';
@@ -10,13 +10,6 @@ import { detailPath, navigationTargets } from '../../lib/navigation';
 import { queryKeys } from '../../lib/query-keys';
 import type { Detail } from '../../machinery/detail/use-detail';
 import { InfoList } from '../../machinery/detail/info-list';
-import { ExportButton } from '../../machinery/overview/export-button';
-import type { Overview } from '../../machinery/overview/use-overview';
-
-/** Student overview extra option (spec §2 "Student overview"): the selected rows, or the filtered list. */
-export function StudentExport({ overview }: { overview: Overview<typeof studentResource> }) {
-  return <ExportButton overview={overview} label="Export Selection" path={`/${studentResource.apiPath}/download_report`} filename="Students.xlsx" />;
-}
 
 function stamp(at: string | null, by: string | null): string {
   if (!at) return '';

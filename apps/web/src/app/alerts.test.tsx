@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../app/providers';
+import { AppProviders } from './providers';
 import { stubApi } from '../test/api-stub';
 import { session } from '../test/fixtures';
-import { ApiError } from './api-client';
-import { useAlerts } from './alerts';
+import { ApiError } from '../lib/api-client';
+import { useAlerts } from '../lib/alerts';
 
 /** Buttons raising the alerts, inside the app's providers (where the toasts are drawn). */
 function Harness({ error }: { error?: unknown }) {

@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { BatchRun } from '@app/contracts';
+import { stubApi } from '../../test/api-stub';
+import { SEEN, session } from '../../test/fixtures';
+import { renderInApp } from '../../test/render-app';
+import { BatchDialog } from './batch-dialog';
+
+function run(id: number, over: Partial<BatchRun>): { body: BatchRun } {
+  return {
+    body: {
+      id,
+      resource: 'invoice',
+      action: 'create_pdf',
+      label: 'Create Invoice',
+      dry_run: false,
+      status: 'finished',
+      total: 0,
+      done: 0,
+      failed: 0,
+      amount: null,
+      created_user: 'Ada Admin',
+      created_timestamp: SEEN,
+      finished_timestamp: SEEN,
+      source_run_id: null,
+      rows: [],
+      ...over,
+    },
+  };
+}
+
+const row = (id: number, status: 'ok' | 'failed' | 'pending', message: string | null, amount: number | null = null) => ({
+  id,
+  reference: `R${id}`,
+  status,
+  ok: status === 'ok',
+  message,
+  amount,
+});
+
+function renderDialog(runId: number, answers: Parameters<typeof stubApi>[0]) {
+  const api = stubApi({ ...session(), ...answers });
+  const onFinished = vi.fn();
+  const onClose = vi.fn();
+  const { user } = renderInApp(<BatchDialog runId={runId} onClose={onClose} onFinished={onFinished} />);
+  return { api, onFinished, onClose, user };
+}
+
+describe('the batch dialog', () => {
+  it('shows a preview with what each row would do and the total, changes nothing, and Confirm runs it for real', async () => {
+    const { api, onFinished, user } = renderDialog(3, {
+      'GET /batch_runs/3': run(3, {
+        dry_run: true,
+        total: 3,
+        done: 3,
+        failed: 1,
+        amount: 1500,
+        rows: [row(1, 'ok', 'Would be 2026-00001', 1000), row(2, 'failed', 'Error for R2: already numbered'), row(3, 'ok', 'Would be 2026-00002', 500)],
+      }),
+      'POST /batch_runs/3/confirm': { status: 202, body: { run_id: 4 } },
+      'GET /batch_runs/4': run(4, { total: 2, done: 2, failed: 0, source_run_id: 3, rows: [row(1, 'ok', '2026-00001'), row(3, 'ok', '2026-00002')] }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Preview: Create Invoice' });
+    expect(await within(dialog).findByText('Nothing has been changed yet. 2 of 3 would be done, € 1.500,00 in all; 1 refused.')).toBeInTheDocument();
+    const table = within(dialog).getByRole('table', { name: 'Preview' });
+    expect(within(table).getAllByRole('row').map((r) => r.textContent)).toEqual([
+      'ReferenceResultWhat would happen',
+      'R1OKWould be 2026-00001',
+      'R2RefusedError for R2: already numbered',
+      'R3OKWould be 2026-00002',
+    ]);
+    expect(onFinished).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(api.sent('POST /batch_runs/3/confirm')).toHaveLength(1));
+    expect(await screen.findByText('Finished: 2 of 2 done, 0 failed')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Create Invoice' })).toBeInTheDocument();
+    await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(1));
+  });
+
+  it('follows a run while it works, and cancels it on request', async () => {
+    const { api, onFinished, user } = renderDialog(5, {
+      'GET /batch_runs/5': run(5, { status: 'running', total: 4, done: 1, rows: [row(1, 'ok', 'done'), row(2, 'pending', null), row(3, 'pending', null), row(4, 'pending', null)], finished_timestamp: null }),
+      'POST /batch_runs/5/cancel': run(5, { status: 'cancelled', total: 4, done: 1 }),
+    });
+    expect(await screen.findByText('1 of 4 done…')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '25');
+    expect(screen.queryByRole('button', { name: 'Download result' })).not.toBeInTheDocument();
+    api.on('GET /batch_runs/5', run(5, { status: 'cancelled', total: 4, done: 1, rows: [row(1, 'ok', 'done')] }));
+    await user.click(screen.getByRole('button', { name: 'Cancel run' }));
+    expect(await screen.findByText('Cancelled: 1 of 4 done')).toBeInTheDocument();
+    expect(api.sent('POST /batch_runs/5/cancel')).toHaveLength(1);
+    await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(1));
+  });
+});
