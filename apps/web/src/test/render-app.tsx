@@ -21,7 +21,8 @@ export function renderRoutes(routeList: RouteObject[], path: string, api: ApiStu
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
   });
-  const user = userEvent.setup();
+  // No pause between keystrokes: typing a long IBAN key by key must not take seconds on a loaded machine.
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <AppProviders queryClient={queryClient} mantineEnv="test">
       <RouterProvider router={router} />
@@ -34,7 +35,8 @@ export function renderRoutes(routeList: RouteObject[], path: string, api: ApiStu
 /** One element inside the app's providers (a dialog on its own), with `fetch` answered by the test. */
 export function renderInApp(element: ReactElement) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const user = userEvent.setup();
+  // No pause between keystrokes: typing a long IBAN key by key must not take seconds on a loaded machine.
+  const user = userEvent.setup({ delay: null });
   return {
     ...render(
       <AppProviders queryClient={queryClient} mantineEnv="test">

@@ -45,7 +45,7 @@ function renderField(def: FieldDef, { value, required = false, readOnly = false,
       </QueryClientProvider>
     </MantineProvider>,
   );
-  return { user: userEvent.setup(), wire: () => wires.at(-1), wires, api };
+  return { user: userEvent.setup({ delay: null }), wire: () => wires.at(-1), wires, api };
 }
 
 const input = (label: string | RegExp) => screen.getByLabelText(label) as HTMLInputElement;
