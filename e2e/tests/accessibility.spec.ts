@@ -157,7 +157,7 @@ test('a student in read and edit mode and its delete confirmation have no seriou
   await expectAccessible(page, 'new student');
 });
 
-test('a contract in read and edit mode, its Documents tab and Bulk Edit have no serious or critical axe violations', async ({
+test('a contract in read and edit mode, its Documents tab, Bulk Edit and the batch dialog have no serious or critical axe violations', async ({
   page,
   request,
 }) => {
@@ -194,6 +194,12 @@ test('a contract in read and edit mode, its Documents tab and Bulk Edit have no 
   const dialog = page.getByRole('dialog', { name: 'Bulk Edit' });
   await opened(dialog);
   await expectAccessible(page, 'contract Bulk Edit dialog');
+
+  await dialog.getByLabel(/^Contract sent date/).fill('15-05-2025');
+  await dialog.getByLabel(/^Contract sent date/).press('Escape');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('batch-status')).toHaveText('Finished: 1 of 1 done, 0 failed');
+  await expectAccessible(page, 'the batch dialog, finished');
 });
 
 test('at 390 px the top bar fits, and a burger opens the navigation with the Students menu and Logout', async ({ page }) => {

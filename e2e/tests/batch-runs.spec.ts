@@ -86,6 +86,6 @@ test('Mark contract sent works on one contract from its screen, and on a selecti
   // The one marked on its screen is refused: it was sent already.
   await expect(run.getByTestId('batch-status')).toHaveText('Finished: 2 of 3 done, 1 failed');
   await expect(run.getByRole('list', { name: 'Errors' })).toContainText('The contract was already marked sent on');
-  await run.getByRole('button', { name: 'Close' }).click();
+  await run.getByRole('button', { name: 'Done' }).click();
   await expect.poll(() => columnTexts(page, CONTRACT_SENT)).toEqual([today, today, today]);
 });

@@ -61,7 +61,7 @@ test('an administrator bulk edits two contracts and sees the changed values', as
   const run = page.getByRole('dialog', { name: 'Bulk Edit' });
   await expect(run.getByText('Finished: 2 of 2 done, 0 failed')).toBeVisible();
   await expect(page.getByText('2 selected')).toHaveCount(0);
-  await run.getByRole('button', { name: 'Close' }).click();
+  await run.getByRole('button', { name: 'Done' }).click();
   await expect(run).toHaveCount(0);
   await expect.poll(() => columnTexts(page, CONTRACT_SENT)).toEqual(['15-05-2025', '15-05-2025']);
 

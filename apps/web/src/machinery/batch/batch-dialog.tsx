@@ -146,9 +146,8 @@ export function BatchDialog({ runId, onClose, onFinished }: BatchDialogProps) {
               Confirm
             </Button>
           )}
-          <Button variant={over ? 'filled' : 'default'} onClick={onClose}>
-            Close
-          </Button>
+          {/* While it runs the dialog may be closed too (its X): the run goes on in the server. */}
+          {over && <Button onClick={onClose}>Done</Button>}
         </Group>
       </Stack>
     </Modal>
