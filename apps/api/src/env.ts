@@ -48,3 +48,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   return parsed.data;
 }
+
+/** The environment of a process entry point: a bad value prints the message and stops the process. */
+export function loadEnvOrExit(): Env {
+  try {
+    return loadEnv();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}

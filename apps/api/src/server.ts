@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { connect, type DbHandle } from '@app/db';
 import { createApp } from './app.js';
-import { loadEnv } from './env.js';
+import { loadEnvOrExit } from './env.js';
 import { jwtSecretFor, openDatabase, type OpenedDatabase } from './lib/database.js';
 import { deleteExpiredSessions } from './lib/auth/sessions.js';
 import { installQueue } from './lib/jobs/queue.js';
@@ -11,13 +11,7 @@ import { modulesByKey, resourceModules } from './resources/index.js';
 import { seedBase } from './seed.js';
 
 async function main(): Promise<void> {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (err) {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  }
+  const env = loadEnvOrExit();
   const logger = pino({ level: env.LOG_LEVEL });
   let database: OpenedDatabase | undefined;
   let handle: DbHandle | undefined;

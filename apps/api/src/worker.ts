@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { connect } from '@app/db';
-import { loadEnv } from './env.js';
+import { loadEnvOrExit } from './env.js';
 import { jwtSecretFor } from './lib/database.js';
 import { installQueue } from './lib/jobs/queue.js';
 import { startWorkers } from './lib/jobs/worker.js';
@@ -11,13 +11,7 @@ import { modulesByKey, resourceModules } from './resources/index.js';
  * of them beside API processes started with WORKERS=0; they share the queue without doing a job twice.
  */
 async function main(): Promise<void> {
-  let env;
-  try {
-    env = loadEnv();
-  } catch (err) {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  }
+  const env = loadEnvOrExit();
   if (!env.DATABASE_URL) {
     console.error('pnpm worker needs DATABASE_URL: the embedded PostgreSQL belongs to the API process that started it.');
     process.exit(1);

@@ -1,28 +1,15 @@
 import type { z } from 'zod';
-import type { AnyResource, ChoiceListName } from '@app/contracts';
+import type { AnyResource, ChoiceListName, FieldKind } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 
 /**
- * Field kinds of the detail screens and filter cards (spec §2 "Detail screens"): text, textarea (4 rows),
- * password, email, phone, iban (shown in groups of four, sent without spaces), number, money (euro, € 1.234,56,
- * 2 decimals, step 0.01), date (picker shown as DD-MM-YYYY),
+ * Field kinds of the detail screens, filter cards and action dialogs (declared in packages/contracts, since
+ * actions name them too): text, textarea (4 rows), password, email, phone, iban (shown in groups of four, sent
+ * without spaces), number, money (euro, € 1.234,56, 2 decimals, step 0.01), date (picker shown as DD-MM-YYYY),
  * simple date (typed DD-MM-YYYY), date range (two dates), boolean (a checkbox, or Yes / No / empty with
  * `allowEmpty`) and select (options inline or from a choice list). Every kind sends dates as YYYY-MM-DD.
  */
-export type FieldKind =
-  | 'text'
-  | 'textarea'
-  | 'password'
-  | 'email'
-  | 'phone'
-  | 'iban'
-  | 'number'
-  | 'money'
-  | 'date'
-  | 'simpleDate'
-  | 'dateRange'
-  | 'boolean'
-  | 'select';
+export type { FieldKind };
 
 /** One option of a select: the value is sent as it is (a number for ids, a text for a type name). */
 export interface SelectOption {
