@@ -141,3 +141,24 @@ describe('rules of the record on the detail screen', () => {
     expect(within(screen.getByRole('form', { name: 'Planned Widget' })).queryByText('A numbered widget keeps its amount')).not.toBeInTheDocument();
   });
 });
+
+describe('the History of a record', () => {
+  it('lists the record’s events newest first, with who and the values before and after, once opened', async () => {
+    const { api, user } = renderWidgets('/widget/planned/1');
+    api.on('GET /logging', page([
+      { id: 9, le_time: '2024-06-02T08:00:00.000Z', eventtype_id: 5, eventtype: 'Update', le_message: 'Updated Widget "Gear": amount 10 → 12.5', student_id: null, student_name: null, contract_id: null, le_contract: null, usr_id: 1, usr_name: 'Ada Admin', changes: { amount: { old: 10, new: 12.5 } } },
+      { id: 3, le_time: '2024-06-01T08:00:00.000Z', eventtype_id: 4, eventtype: 'Create', le_message: 'Created Widget "Gear"', student_id: null, student_name: null, contract_id: null, le_contract: null, usr_id: 2, usr_name: 'Bob User', changes: null },
+    ]));
+    await screen.findByLabelText(/^Amount/);
+    expect(api.sent('GET /logging')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'History' }));
+    const history = await screen.findByRole('table', { name: 'History' });
+    // The events are the outer table's rows; the changes of an event are a table of their own inside it.
+    const rows = [...history.querySelectorAll<HTMLElement>(':scope > tbody > tr')];
+    expect(rows.map((r) => r.children[1]!.textContent)).toEqual(['Ada Admin', 'Bob User']);
+    expect(within(rows[0]!).getByText('Updated Widget "Gear": amount 10 → 12.5')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('12.5')).toBeInTheDocument();
+    const query = api.last('GET /logging')!.query;
+    expect([query.get('resource'), query.get('record_id'), query.get('sort')]).toEqual(['widget', '1', 'le_time|desc']);
+  });
+});

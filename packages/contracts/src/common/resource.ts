@@ -65,6 +65,8 @@ export interface ResourceDescriptor<
   readOnly?: boolean;
   /** Fields whose values never appear in the event log (shown as ***). */
   secretFields?: readonly string[];
+  /** Bank numbers: the event log keeps their change with only the first and last four characters shown. */
+  maskedFields?: readonly string[];
   /**
    * Field(s) naming a record for people: event messages, the detail heading, row labels. Several are joined
    * with a space (a student is "Łukasz Wiśniewski", not "Wiśniewski").
@@ -101,6 +103,12 @@ export function whyNotDeletable(resource: AnyResource, row: RecordRow): string |
 /** The fields of this record that cannot change, each with the reason. */
 export function readOnlyFieldsOf(resource: AnyResource, row: RecordRow): Readonly<Record<string, string>> {
   return resource.rules?.readOnlyFields?.(row) ?? {};
+}
+
+/** `DE89370400440532013000` → `DE89…3000`: enough to tell two accounts apart, not enough to use one. */
+export function maskBankNumber(value: unknown): unknown {
+  if (typeof value !== 'string' || value.length === 0) return value;
+  return value.length <= 8 ? '…' : `${value.slice(0, 4)}…${value.slice(-4)}`;
 }
 
 /** A record's name for people (see `referenceField`), or its id when those fields are empty. */

@@ -52,6 +52,9 @@ export const LogEventFilterSchema = z.object({
   /** Event time date range, inclusive, in the office's time zone. */
   le_time_from: isoDate('le_time_from').optional(),
   le_time_to: isoDate('le_time_to').optional(),
+  /** The events of one record (a detail screen's History): its resource key and id. */
+  resource: z.string().trim().min(1).max(50, 'resource must be a resource key').optional(),
+  record_id: positiveId('record_id').optional(),
 });
 
 /** The log is written by the system only: nobody creates, edits or deletes events. */

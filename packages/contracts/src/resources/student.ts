@@ -107,6 +107,7 @@ export const studentResource = defineResource({
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: ['first_name', 'last_name'],
+  maskedFields: ['payment_bank_iban'],
   columns: [
     { field: 'first_name', title: 'First Name' },
     { field: 'last_name', title: 'Last Name' },

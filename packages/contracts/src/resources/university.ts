@@ -45,6 +45,7 @@ export const universityResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
   referenceField: 'shortname',
+  maskedFields: ['payment_holder_iban'],
   columns: [
     { field: 'name', title: 'Name' },
     { field: 'shortname', title: 'Short Name' },

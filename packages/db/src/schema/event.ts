@@ -31,5 +31,6 @@ export const logEvents = pgTable(
     index('log_events_type_idx').on(t.eventtype_id, t.le_time.desc()),
     index('log_events_student_idx').on(t.student_id),
     index('log_events_contract_idx').on(t.contract_id),
+    index('log_events_record_idx').on(t.resource, t.record_id, t.le_time.desc()),
   ],
 );

@@ -214,7 +214,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * changes). The caller records the event: actions word it themselves.
    */
   async function applyChanges(tx: Tx, current: Row, values: Row, actor: Actor): Promise<FieldChanges> {
-    const changed = diffFields(current, values, resource.secretFields);
+    const changed = diffFields(current, values, { secret: resource.secretFields, masked: resource.maskedFields });
     if (Object.keys(changed).length === 0) return changed;
     await tx
       .update(table)

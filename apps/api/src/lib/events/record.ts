@@ -1,4 +1,4 @@
-import { EVENT_TYPE_IDS, type EventTypeKey, type FieldChanges } from '@app/contracts';
+import { EVENT_TYPE_IDS, maskBankNumber, type EventTypeKey, type FieldChanges } from '@app/contracts';
 import { logEvents, type DbOrTx } from '@app/db';
 
 export interface EventInput {
@@ -20,7 +20,7 @@ export interface EventInput {
 export async function recordEvent(db: DbOrTx, event: EventInput): Promise<void> {
   await db.insert(logEvents).values({
     eventtype_id: EVENT_TYPE_IDS[event.type],
-    le_message: event.message,
+    le_message: escapeControls(event.message),
     usr_id: event.userId ?? null,
     student_id: event.studentId ?? null,
     contract_id: event.contractId ?? null,
@@ -32,20 +32,40 @@ export async function recordEvent(db: DbOrTx, event: EventInput): Promise<void> 
 
 export const MASK = '***';
 
+const CONTROL_NAMES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A message shows what a user typed, never acts on it: CR and LF cannot start a forged line of a log or an
+ * export, and invisible controls or direction overrides (U+202E) cannot disguise it. Each is written as its
+ * escape (`\n`, `\u202e`).
+ */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is escaped
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function comparable(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   if (value === undefined) return 'null';
   return JSON.stringify(value);
 }
 
-/** The fields whose value really changes, old → new; secret fields show as ***. */
-export function diffFields(before: Record<string, unknown>, changes: Record<string, unknown>, secret: readonly string[] = []): FieldChanges {
+/**
+ * The fields whose value really changes, old → new (issue 10: the audit trail keeps the values): secret fields
+ * show as *** (a password, never even its hash), bank numbers with their first and last four characters only.
+ */
+export function diffFields(
+  before: Record<string, unknown>,
+  changes: Record<string, unknown>,
+  hide: { secret?: readonly string[]; masked?: readonly string[] } = {},
+): FieldChanges {
   const out: FieldChanges = {};
   for (const [field, next] of Object.entries(changes)) {
     const previous = before[field];
-    const isSecret = secret.includes(field);
+    const isSecret = hide.secret?.includes(field) ?? false;
     if (!isSecret && comparable(previous) === comparable(next)) continue;
-    out[field] = isSecret ? { old: MASK, new: MASK } : { old: previous instanceof Date ? previous.toISOString() : (previous ?? null), new: next ?? null };
+    const shown = (v: unknown) => (hide.masked?.includes(field) ? maskBankNumber(v) : v);
+    out[field] = isSecret ? { old: MASK, new: MASK } : { old: shown(previous instanceof Date ? previous.toISOString() : (previous ?? null)), new: shown(next ?? null) };
   }
   return out;
 }

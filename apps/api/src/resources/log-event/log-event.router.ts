@@ -40,6 +40,8 @@ export function logEventModule(ctx: AppContext): ResourceModule {
       eventtype_id: (v) => eq(logEvents.eventtype_id, Number(v)),
       le_time_from: (v) => sql`${logEvents.le_time} >= ${dayStart(tz, v)}`,
       le_time_to: (v) => sql`${logEvents.le_time} < ${dayStart(tz, v, 1)}`,
+      resource: (v) => eq(logEvents.resource, String(v)),
+      record_id: (v) => eq(logEvents.record_id, Number(v)),
     },
   });
   return defineModule(ctx, service);

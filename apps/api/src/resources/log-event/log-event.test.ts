@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, EVENT_TYPES } from '@app/contracts';
 import { loggingTypes, logEvents } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
-import { createCountry, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
+import { createCountry, createStudent, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
 let admin: Awaited<ReturnType<typeof userWithToken>>;
@@ -30,6 +30,44 @@ describe('events written with the change', () => {
     expect(events[1]!.changes).toEqual({ cntry_name: { old: 'Eventland', new: 'Eventland Two' } });
     expect(events[1]!.le_message).toBe('Updated Country "EVT": cntry_name "Eventland" → "Eventland Two"');
     expect(events[2]!.le_message).toBe('Deleted Country "EVT"');
+  });
+
+  it('keeps a bank number’s change with its first and last four characters only, and never a password', async () => {
+    const student = await createStudent(t.db, { payment_bank_iban: 'DE89370400440532013000' });
+    const seen = (await api('get', `/students/${student.id}`)).body.edit_timestamp as string;
+    await api('put', `/students/${student.id}`).set('If-Match', seen).send({ id: student.id, payment_bank_iban: 'GB82 WEST 1234 5698 7654 32' }).expect(200);
+    const [event] = (await t.db.select().from(logEvents).where(eq(logEvents.student_id, student.id))).filter((e) => e.eventtype_id === EVENT_TYPE_IDS.update);
+    expect(event!.changes).toEqual({ payment_bank_iban: { old: 'DE89…3000', new: 'GB82…5432' } });
+    expect(event!.le_message).not.toMatch(/370400440532|WEST12345698/);
+    const user = await createUser(t.db, { role: 'Reader' });
+    const userSeen = (await api('get', `/users/${user.id}`)).body.edit_timestamp as string;
+    await api('put', `/users/${user.id}`).set('If-Match', userSeen).send({ id: user.id, usr_login_password: 'a new password that is long' }).expect(200);
+    const [changed] = await eventsOf(user.id);
+    expect(JSON.stringify(changed)).not.toMatch(/a new password|argon2/);
+  });
+
+  it('writes CR, LF, tabs and direction overrides typed into a name as escapes, never raw', async () => {
+    const created = await api('post', '/programs').send({ name: 'Forged\r\nDeleted Program "X"\t\u202eevil', shortname: 'CTRL' });
+    expect(created.status).toBe(201);
+    const programEvents = () => t.db.select().from(logEvents).where(and(eq(logEvents.resource, 'program'), eq(logEvents.record_id, created.body.id as number))).orderBy(asc(logEvents.id));
+    expect((await programEvents())[0]!.le_message).toBe('Created Program "CTRL"');
+    const seen = (await api('get', `/programs/${created.body.id}`)).body.edit_timestamp as string;
+    await api('put', `/programs/${created.body.id}`).set('If-Match', seen).send({ id: created.body.id, name: 'Line\nbreak' }).expect(200);
+    const update = (await programEvents()).find((e) => e.eventtype_id === EVENT_TYPE_IDS.update)!;
+    expect(update.le_message).toBe('Updated Program "CTRL": name "Forged\\r\\nDeleted Program "X"\\t\\u202eevil" → "Line\\nbreak"');
+    expect(update.le_message).not.toMatch(/[\r\n\t\u202e]/);
+  });
+
+  it('answers the events of one record, newest first, for its History', async () => {
+    const c = await createCountry(t.db);
+    await api('put', `/countries/${c.id}`).set('If-Match', c.edit_timestamp.toISOString()).send({ id: c.id, cntry_name: 'Renamed once' }).expect(200);
+    const other = await createCountry(t.db);
+    await api('delete', `/countries/${other.id}`).expect(204);
+    const res = await api('get', `/logging?resource=country&record_id=${c.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((e: { le_message: string }) => e.le_message)).toEqual([`Updated Country "${c.cntry_code}": cntry_name "${c.cntry_name}" → "Renamed once"`]);
+    expect(res.body.data[0].changes).toEqual({ cntry_name: { old: c.cntry_name, new: 'Renamed once' } });
+    expect((await api('get', '/logging?record_id=0')).status).toBe(400);
   });
 
   it('writes no event when nothing changed or when the change fails', async () => {

@@ -4,6 +4,7 @@ import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Ti
 import { defaultView, formatDateTime, referenceOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
+import { History } from './history';
 import type { FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
 import { useDetail, type DeriveValues, type Detail } from './use-detail';
@@ -194,6 +195,8 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
       {hasRecord && info?.(detail)}
 
       {hasRecord && (layout ? layout(form, detail) : form)}
+
+      {mode !== 'new' && record && <History resource={descriptor} id={record.id as number | string} />}
 
       <Modal
         opened={confirmOpen}
