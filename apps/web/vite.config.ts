@@ -10,6 +10,7 @@ export default defineConfig({
   server: {
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}` } },
   },
-  // One internal back-office bundle (React, Mantine, zod); splitting it buys little on an office network.
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200 },
+  // No source maps: they would publish the whole source (issue 11). Hashed assets are precompressed after the
+  // build (scripts/precompress.mjs).
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1200 },
 });

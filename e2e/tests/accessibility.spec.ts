@@ -145,6 +145,13 @@ test('a student in read and edit mode and its delete confirmation have no seriou
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await expectAccessible(page, 'student (saved, with the success alert)');
 
+  // The History panel, open, with the update just saved and its change old → new.
+  await page.getByRole('button', { name: 'History' }).click();
+  const history = page.getByRole('table', { name: 'History' });
+  await expect(history.getByRole('cell', { name: `a11y.${suffix}@example.org`, exact: true })).toBeVisible();
+  await opened(page.getByRole('region', { name: 'History' }));
+  await expectAccessible(page, 'student History (open)');
+
   await page.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete Student' });
   await opened(dialog);
@@ -234,6 +241,8 @@ test('at 390 px the top bar fits, and a burger opens the navigation with the Stu
   await burger.click();
   await opened(navigation);
   await students.getByRole('link', { name: 'Students Overview' }).click();
+  // The drawer has its own header while it closes: measure the top bar once it is gone.
+  await expect(navigation).toHaveCount(0);
   await overviewLoaded(page, 'Students');
   // A wide table may scroll; the top bar itself still fits.
   const header = page.locator('header');

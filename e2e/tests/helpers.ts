@@ -51,7 +51,12 @@ export async function createRecord(request: APIRequestContext, path: string, dat
 /** Updates one record through the API and returns the row it answers. */
 export async function updateRecord(request: APIRequestContext, path: string, id: number, data: Record<string, unknown>, user = admin) {
   const token = await apiToken(request, user);
-  const res = await request.put(`/api/v1.0/${path}/${id}`, { data: { id, ...data }, headers: { Authorization: `Bearer ${token}` } });
+  const url = `/api/v1.0/${path}/${id}`;
+  // As the web does: the version read is sent back in If-Match (a PUT without it is refused with a 428).
+  const read = await request.get(url, { headers: { Authorization: `Bearer ${token}` } });
+  expect(read.status(), await read.text()).toBe(200);
+  const { edit_timestamp: version } = (await read.json()) as { edit_timestamp: string };
+  const res = await request.put(url, { data: { id, ...data }, headers: { Authorization: `Bearer ${token}`, 'If-Match': version } });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }

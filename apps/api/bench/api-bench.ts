@@ -1,65 +1,476 @@
-// Benchmark of the list, search, filter and export paths on whatever data the configured database holds
-// (seed it first: `pnpm db:seed --demo --scale 100000`). Prints median and p95 per request kind.
-// Run: `pnpm --filter @app/api bench` (same DATABASE_URL / DATA_DIR as the app; stop `pnpm start` first).
-import request from 'supertest';
+// `pnpm bench`: the goals of issue 11 measured on the scale data, printed as one table (docs/performance.md).
+//
+// Seeds BENCH_SCALE (default 100000) students with contracts when the database holds fewer, builds what is
+// stale (turbo), runs the built server as a child process on the same database (DATABASE_URL, or the embedded
+// PostgreSQL in DATA_DIR) and measures it from outside over HTTP. Each list request's SQL is captured once from
+// an in-process app (every statement the request ran, with its parameters) and replayed through `pg` in the
+// same run, so that each API figure stands beside the cost of its own SQL.
+// Flags: --explain prints EXPLAIN (ANALYZE, BUFFERS) of every statement of the slowest list case.
+// Stop `pnpm start` first: one server per data directory.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { pino } from 'pino';
-import { connect } from '@app/db';
+import request from 'supertest';
+import { connect, freePort, seedScale, users } from '@app/db';
 import { createApp } from '../src/app.js';
 import { loadEnv } from '../src/env.js';
-import { jwtSecretFor, openDatabase } from '../src/lib/database.js';
 import { createSession } from '../src/lib/auth/sessions.js';
 import { signToken } from '../src/lib/auth/tokens.js';
-import { users } from '@app/db';
-import { eq } from 'drizzle-orm';
+import { jwtSecretFor, openDatabase } from '../src/lib/database.js';
+import { seedBase } from '../src/seed.js';
 
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const serverJs = path.join(root, 'apps/api/dist/server.js');
+const webDist = path.join(root, 'apps/web/dist');
+const { explain } = parseArgs({ options: { explain: { type: 'boolean', default: false } } }).values;
+const scale = Number(process.env.BENCH_SCALE ?? 100_000);
+if (!Number.isInteger(scale) || scale < 1) throw new Error('BENCH_SCALE must be a whole number ≥ 1');
+const RUNS = 30;
+const API = '/api/v1.0';
+
+// ---------------------------------------------------------------------------------------------------------
+// Statistics and the table
+
+const percentile = (sorted: readonly number[], q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+interface Stats {
+  p50: number;
+  p95: number;
+}
+function stats(ms: number[]): Stats {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+}
+const f1 = (n: number) => n.toFixed(1);
+const pair = (s: Stats) => `${f1(s.p50)} / ${f1(s.p95)} ms`;
+
+interface Row {
+  measure: string;
+  figure: string;
+  sql?: string;
+  ratio?: string;
+  goal: string;
+  met?: boolean;
+}
+const rows: Row[] = [];
+const failures: string[] = [];
+
+/** What the bench started (servers, the database), stopped in reverse order when it fails half-way. */
+const toStop: (() => Promise<unknown>)[] = [];
+process.on('uncaughtException', async (err) => {
+  console.error('bench failed:', err);
+  for (const stop of toStop.reverse()) await stop().catch(() => undefined);
+  process.exit(1);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The database: reuse the scale data, or seed what is missing
+
+const loadAtStart = os.loadavg();
 const env = loadEnv();
-const logger = pino({ level: 'silent' });
-const database = await openDatabase(env, logger);
+const silent = pino({ level: 'silent' });
+const database = await openDatabase(env, silent);
+toStop.push(() => database.stop());
 const handle = connect(database.url);
 const jwtSecret = await jwtSecretFor(env);
-const app = createApp({ db: handle.db, env: { ...env, LOG_LEVEL: 'silent' }, jwtSecret, logger });
+await seedBase(handle.db, { adminUsername: env.ADMIN_USERNAME, adminPassword: env.ADMIN_PASSWORD });
+const studentsNow = (await handle.pool.query<{ n: number }>('select count(*)::int as n from students')).rows[0]!.n;
+if (studentsNow < scale) {
+  console.log(`seeding ${scale - studentsNow} students with contracts (the database holds ${studentsNow}, BENCH_SCALE=${scale}) …`);
+  await seedScale(handle.db, scale - studentsNow);
+}
+const sizes = (
+  await handle.pool.query<{ students: number; contracts: number; events: number }>(
+    'select (select count(*) from students)::int as students, (select count(*) from contracts)::int as contracts, (select count(*) from log_events)::int as events',
+  )
+).rows[0]!;
+const pgVersion = (await handle.pool.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]!.v;
 
 const [admin] = await handle.db.select({ id: users.id }).from(users).where(eq(users.usr_login_name, env.ADMIN_USERNAME));
-if (!admin) throw new Error('run pnpm db:seed first');
-const session = await createSession(handle.db, admin.id, 1);
-const token = signToken(jwtSecret, { sub: String(admin.id), sid: session.id }, 3600);
+if (!admin) throw new Error(`no account ${env.ADMIN_USERNAME}`);
+const session = await createSession(handle.db, admin.id, 2);
+const token = signToken(jwtSecret, { sub: String(admin.id), sid: session.id }, 7200);
+const authorization = `Bearer ${token}`;
 
-const counts = await handle.pool.query('select (select count(*) from students)::int as students, (select count(*) from contracts)::int as contracts');
-console.log(`data: ${counts.rows[0].students} students, ${counts.rows[0].contracts} contracts`);
+// ---------------------------------------------------------------------------------------------------------
+// The SQL of one request: an in-process app whose pool records what it is asked while `capturing` is set
 
-async function time(label: string, runs: number, make: () => request.Test): Promise<void> {
-  const ms: number[] = [];
-  let status = 0;
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    const res = await make();
-    ms.push(performance.now() - started);
-    status = res.status;
+interface Statement {
+  args: unknown[];
+  start: number;
+  end: number;
+}
+type Query = (...args: unknown[]) => Promise<unknown>;
+let capturing: Statement[] | undefined;
+const appPool = handle.pool as unknown as { query: Query };
+const poolQuery: Query = appPool.query.bind(handle.pool);
+appPool.query = (...args) => {
+  const result = poolQuery(...args);
+  if (capturing) {
+    const statement: Statement = { args, start: performance.now(), end: Infinity };
+    capturing.push(statement);
+    const done = () => (statement.end = performance.now());
+    result.then(done, done);
   }
-  ms.sort((a, b) => a - b);
-  const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
-  console.log(`${label.padEnd(58)} median ${p(0.5).padStart(7)} ms   p95 ${p(0.95).padStart(7)} ms   (status ${status}, ${runs} runs)`);
+  return result;
+};
+const inProcess = createApp({ db: handle.db, env: { ...env, LOG_LEVEL: 'silent', WORKERS: 0 }, jwtSecret, logger: silent });
+
+async function captureSql(url: string): Promise<Statement[]> {
+  await request(inProcess).get(`${API}${url}`).set('Authorization', authorization); // warm: caches, prepared plans
+  capturing = [];
+  const res = await request(inProcess).get(`${API}${url}`).set('Authorization', authorization);
+  const captured = capturing;
+  capturing = undefined;
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${res.text}`);
+  return captured;
 }
 
-const get = (path: string) => () => request(app).get(`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
-const post = (path: string, body: object) => () => request(app).post(`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`).send(body);
+/** Statements that overlapped in the app (list() counts while it finds the page) run together here too. */
+function batches(statements: readonly Statement[]): Statement[][] {
+  const out: Statement[][] = [];
+  let batchEnd = -Infinity;
+  for (const s of statements) {
+    const last = out.at(-1);
+    if (last && s.start < batchEnd) {
+      last.push(s);
+      batchEnd = Math.max(batchEnd, s.end);
+    } else {
+      out.push([s]);
+      batchEnd = s.end;
+    }
+  }
+  return out;
+}
 
-await time('students: first page, default sort (last_name)', 30, get('/students'));
-await time('students: page 1000', 30, get('/students?page=1000'));
-await time('students: quick filter "muller" (accents/case, trigram)', 30, get('/students?search=muller'));
-await time('students: quick filter "zoe 4711"', 30, get('/students?search=zoe%204711'));
-await time('students: filter address=37073 (postal code)', 30, get('/students?address=37073'));
-await time('students: filter email_address=scale4711@', 30, get('/students?email_address=scale4711@'));
-await time('contracts: first page, default sort (student last name)', 30, get('/contracts'));
-await time('contracts: intake=2023 & status=3, sorted by start date', 30, get('/contracts?intake=2023&contract_status_id=3&sort=start_date|desc'));
-await time('contracts: quick filter by application number', 30, get('/contracts?search=A00001'));
-await time('contracts: choice list (all)', 5, get('/contracts/choice'));
-await time('contracts: choice checksum', 10, get('/contracts/choice_checksum'));
-await time('students: choice checksum', 10, get('/students/choice_checksum'));
-await time('log events: first page', 30, get('/logging'));
-const before = process.memoryUsage().rss;
-await time('contracts: Contracts.xlsx of everything', 1, post('/contracts/download_report', {}));
-console.log(`rss growth during the full export: ${((process.memoryUsage().rss - before) / 1024 / 1024).toFixed(0)} MB`);
+const replayPool = new pg.Pool({ connectionString: database.url, max: 4 });
+const replayQuery = replayPool.query.bind(replayPool) as unknown as Query;
+async function replay(statements: readonly Statement[]): Promise<void> {
+  for (const batch of batches(statements)) await Promise.all(batch.map((s) => replayQuery(...s.args)));
+}
 
+// ---------------------------------------------------------------------------------------------------------
+// The server under test: the built server as a child process on the same database
+
+function build(): void {
+  const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', '--filter=@app/api', '--filter=@app/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('the build failed');
+}
+
+async function startServer(extraEnv: Record<string, string>): Promise<{ child: ChildProcess; base: string; startMs: number }> {
+  const port = await freePort();
+  const since = performance.now();
+  const child = spawn(process.execPath, [serverJs], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  toStop.push(() => stopServer(child));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (exited) throw new Error('the server exited during start-up');
+    if (performance.now() - since > 120_000) throw new Error('the server did not get ready in 120 s');
+    const ready = await fetch(`${base}/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return { child, base, startMs: performance.now() - since };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident set of a process, current and peak (kB → MB), from /proc. */
+function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+build();
+const server = await startServer({ DATABASE_URL: database.url, JWT_SECRET: jwtSecret, NODE_ENV: 'production', WORKERS: '0' });
+const base = server.base;
+
+async function getJson(url: string): Promise<{ ms: number; rows: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}${API}${url}`, { headers: { authorization } });
+  const body = (await res.json()) as { data?: unknown[] };
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(body)}`);
+  return { ms, rows: Array.isArray(body.data) ? body.data.length : 1 };
+}
+
+interface Measured {
+  api: Stats;
+  sql: Stats;
+  rows: number;
+  statements: Statement[];
+}
+const measured = new Map<string, Measured>();
+
+/** p50/p95 of the request against the server, then of its SQL replayed through pg (after a warm-up each). */
+async function measure(label: string, url: string, runs = RUNS): Promise<Measured> {
+  const statements = await captureSql(url);
+  let rowCount = 0;
+  const apiMs: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const { ms, rows } = await getJson(url);
+    rowCount = rows;
+    if (i >= 3) apiMs.push(ms);
+  }
+  const sqlMs: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = performance.now();
+    await replay(statements);
+    if (i >= 3) sqlMs.push(performance.now() - started);
+  }
+  const result = { api: stats(apiMs), sql: stats(sqlMs), rows: rowCount, statements };
+  measured.set(label, result);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 1. Lists: API against the same SQL
+
+// The floor of every request: HTTP to the server and back, no session, no SQL.
+const floor: number[] = [];
+for (let i = 0; i < RUNS + 3; i++) {
+  const started = performance.now();
+  await (await fetch(`${base}/health/live`)).arrayBuffer();
+  if (i >= 3) floor.push(performance.now() - started);
+}
+rows.push({ measure: 'HTTP round trip without session or SQL (GET /health/live)', figure: pair(stats(floor)), goal: '(for reference)' });
+
+const LIST_RATIO = 1.3;
+// The intake and status with the most contracts: a filter whose page is full.
+const busiest = (
+  await handle.pool.query<{ intake: number; status: number }>(
+    'select intake, contract_status_id as status from contracts group by 1, 2 order by count(*) desc, 1 desc limit 1',
+  )
+).rows[0]!;
+const listCases: [string, string][] = [
+  ['students: page 1, default sort', '/students'],
+  ['students: sorted by first_name', '/students?sort=first_name|asc'],
+  ['students: sorted by city desc', '/students?sort=city|desc'],
+  ['students: sorted by birth_date', '/students?sort=birth_date|asc'],
+  ['students: filter postal code 37073', '/students?address=37073'],
+  ['contracts: page 1, default sort', '/contracts'],
+  ['contracts: sorted by application_number', '/contracts?sort=application_number|asc'],
+  ['contracts: sorted by start_date desc', '/contracts?sort=start_date|desc'],
+  ['contracts: sorted by contract_status_name', '/contracts?sort=contract_status_name|asc'],
+  [`contracts: filter intake ${busiest.intake} & status ${busiest.status}`, `/contracts?intake=${busiest.intake}&contract_status_id=${busiest.status}`],
+  ['log events: page 1', '/logging'],
+];
+for (const [label, url] of listCases) {
+  const m = await measure(label, url);
+  const ratio = m.api.p50 / m.sql.p50;
+  rows.push({ measure: `list ${label} (${m.rows} rows, ${m.statements.length} statements)`, figure: pair(m.api), sql: pair(m.sql), ratio: `${ratio.toFixed(2)} ×`, goal: `≤ ${LIST_RATIO} × SQL`, met: ratio <= LIST_RATIO });
+}
+
+const worst = [...measured.entries()].sort(([, a], [, b]) => b.api.p50 - a.api.p50)[0]!;
+let explained = '';
+if (explain) {
+  for (const s of worst[1].statements) {
+    const [first, values] = s.args as [string | { text: string }, unknown[] | undefined];
+    const text = typeof first === 'string' ? first : first.text;
+    const plan = await replayPool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+    explained += `\n${text}\n-- params: ${JSON.stringify(values ?? [])}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2. Deep pages
+
+for (const [label, url] of [
+  ['students', '/students'],
+  ['contracts', '/contracts'],
+] as const) {
+  const first = measured.get(`${label}: page 1, default sort`)!;
+  const deep = await measure(`${label}: page 1000`, `${url}?page=1000`);
+  const ratio = deep.api.p50 / first.api.p50;
+  rows.push({
+    measure: `deep page: ${label} page 1000 (${deep.rows} rows)`,
+    figure: pair(deep.api),
+    sql: pair(deep.sql),
+    ratio: `${ratio.toFixed(2)} × page 1`,
+    goal: '≤ 2 × page 1',
+    met: ratio <= 2,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 3. Quick filter with terms found in the data: prefixes of real (accented) names, an application number
+
+// Five last names spread over the alphabet (the seed numbers them: "Müller 4711"); a term is typed up to and
+// including its first accented letter when that comes early, else five letters; one term without accents.
+const lastNames = (
+  await handle.pool.query<{ name: string }>(`
+    select name from (select distinct split_part(last_name, ' ', 1) as name from students) n
+    where name ~ '[^a-zA-Z -]' and length(name) >= 5 order by md5(name) limit 5`)
+).rows.map((r) => r.name);
+const typed = (name: string) => {
+  const accent = name.search(/[^a-zA-Z -]/);
+  return name.slice(0, accent >= 0 && accent < 6 ? Math.max(accent + 1, 3) : 5);
+};
+const plain = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().slice(0, 5);
+const firstName = (await handle.pool.query<{ name: string }>(`select first_name as name from students where first_name ~ '[^a-zA-Z -]' order by md5(first_name) limit 1`)).rows[0]?.name;
+const application = (await handle.pool.query<{ n: string }>('select application_number as n from contracts order by md5(id::text) limit 1')).rows[0]?.n;
+const term = (resource: string, text: string): [string, string] => [`${resource} "${text}"`, `/${resource}?search=${encodeURIComponent(text)}`];
+const searches: [string, string][] = [
+  ...lastNames.map((name) => term('students', typed(name))),
+  ...(lastNames[0] ? [term('students', plain(lastNames[0]))] : []),
+  ...(firstName && lastNames[1] ? [term('students', `${firstName.slice(0, 3)} ${lastNames[1].slice(0, 3)}`)] : []),
+  ...(lastNames[2] ? [term('contracts', typed(lastNames[2]))] : []),
+  ...(application ? [term('contracts', application.slice(0, -2))] : []),
+];
+if (lastNames.length < 5) failures.push(`only ${lastNames.length} accented last names in the data`);
+for (const [label, url] of searches) {
+  const m = await measure(`quick filter ${label}`, url, 20);
+  if (m.rows === 0) failures.push(`quick filter ${label} found no rows`);
+  rows.push({ measure: `quick filter ${label} (${m.rows} rows)`, figure: pair(m.api), sql: pair(m.sql), ratio: `${(m.api.p50 / m.sql.p50).toFixed(2)} ×`, goal: 'p95 ≤ 30 ms', met: m.rows > 0 && m.api.p95 <= 30 });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 4. 32 connections for 10 s, a mix of pages, sorts, filters, searches and details
+
+const someStudent = (await handle.pool.query<{ id: number }>('select id from students order by id desc limit 1')).rows[0]!.id;
+const someContract = (await handle.pool.query<{ id: number }>('select id from contracts order by id desc limit 1')).rows[0]!.id;
+const mix = [
+  '/students',
+  '/students?page=2',
+  '/students?page=37&sort=city|asc',
+  '/students?sort=first_name|desc',
+  `/students?search=${encodeURIComponent(lastNames[0]?.slice(0, 4) ?? 'a')}`,
+  '/students?address=37073',
+  `/students/${someStudent}`,
+  '/contracts',
+  '/contracts?page=3',
+  '/contracts?sort=start_date|desc&page=12',
+  `/contracts?intake=${busiest.intake}&contract_status_id=${busiest.status}`,
+  `/contracts?search=${encodeURIComponent(lastNames[2]?.slice(0, 4) ?? 'a')}`,
+  `/contracts/${someContract}`,
+  '/logging',
+];
+const load = await autocannon({
+  url: base,
+  connections: 32,
+  duration: 10,
+  headers: { authorization },
+  requests: mix.map((p) => ({ method: 'GET' as const, path: `${API}${p}` })),
+});
+const loadErrors = load.non2xx + load.errors + load.timeouts;
+rows.push({
+  measure: `32 connections, 10 s, mix of ${mix.length} requests: p50 ${load.latency.p50} ms, ${Math.round(load.requests.average)} req/s, ${loadErrors} errors`,
+  figure: `p99 ${load.latency.p99} ms`,
+  goal: 'p99 ≤ 50 ms, 0 errors',
+  met: load.latency.p99 <= 50 && loadErrors === 0,
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// 5. Export of every contract: rows/s and the server's resident memory, sampled every 50 ms
+
+await new Promise((r) => setTimeout(r, 1000));
+const pid = server.child.pid!;
+const baseline = memoryOf(pid).rss;
+let peak = baseline;
+const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
+const exportStarted = performance.now();
+const exported = await fetch(`${base}${API}/contracts/download_report`, {
+  method: 'POST',
+  headers: { authorization, 'content-type': 'application/json' },
+  body: '{}',
+});
+let bytes = 0;
+for await (const chunk of exported.body ?? []) bytes += (chunk as Uint8Array).length;
+const exportSeconds = (performance.now() - exportStarted) / 1000;
+clearInterval(sampler);
+peak = Math.max(peak, memoryOf(pid).rss);
+if (exported.status !== 200) failures.push(`the export answered ${exported.status}`);
+await new Promise((r) => setTimeout(r, 3000));
+const after = memoryOf(pid).rss;
+const rowsPerSecond = sizes.contracts / exportSeconds;
+rows.push({
+  measure: `export Contracts.xlsx, ${sizes.contracts} rows (${(bytes / 1e6).toFixed(1)} MB) in ${exportSeconds.toFixed(1)} s`,
+  figure: `${Math.round(rowsPerSecond)} rows/s`,
+  goal: '≥ 30000 rows/s',
+  met: rowsPerSecond >= 30_000,
+});
+rows.push({
+  measure: `export: server RSS before ${baseline.toFixed(0)} MB, 3 s after ${after.toFixed(0)} MB`,
+  figure: `peak ${peak.toFixed(0)} MB`,
+  goal: 'peak ≤ 250 MB, back to baseline',
+  met: peak <= 250 && after <= baseline * 1.1,
+});
+
+await stopServer(server.child);
+await replayPool.end();
 await handle.close();
 await database.stop();
+toStop.length = 0;
+
+// ---------------------------------------------------------------------------------------------------------
+// 6. The SPA's initial JavaScript: what index.html loads (scripts and module preloads), gzipped
+
+const html = readFileSync(path.join(webDist, 'index.html'), 'utf8');
+const initial = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"|<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
+let raw = 0;
+let gzipped = 0;
+for (const src of initial) {
+  const js = readFileSync(path.join(webDist, src));
+  raw += js.length;
+  gzipped += gzipSync(js, { level: 9 }).length;
+}
+const maps = readdirSync(path.join(webDist, 'assets')).filter((name) => name.endsWith('.map')).length;
+const precompressed = initial.every((src) => existsSync(path.join(webDist, `${src}.br`)) && existsSync(path.join(webDist, `${src}.gz`)));
+rows.push({
+  measure: `SPA initial JS: ${initial.length} file(s), ${(raw / 1024).toFixed(0)} kB raw; precompressed ${precompressed ? 'yes' : 'no'}; ${maps} source maps`,
+  figure: `${(gzipped / 1024).toFixed(0)} kB gzip`,
+  goal: '≤ 300 kB gzip, compressed, no maps',
+  met: gzipped <= 300 * 1024 && precompressed && maps === 0,
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// 7. Start time of the built server on the existing data (its own embedded PostgreSQL unless DATABASE_URL)
+
+const cold = await startServer({ WORKERS: process.env.WORKERS ?? '1' });
+await stopServer(cold.child);
+rows.push({ measure: 'start: node apps/api/dist/server.js until /health/ready answers 200', figure: `${(cold.startMs / 1000).toFixed(1)} s`, goal: '≤ 10 s', met: cold.startMs <= 10_000 });
+
+// ---------------------------------------------------------------------------------------------------------
+// The table
+
+const cpus = os.cpus();
+console.log(`\nmachine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB; Node ${process.version}; PostgreSQL ${pgVersion}`);
+const loads = (l: number[]) => l.map((n) => n.toFixed(2)).join(' / ');
+console.log(`load average (1/5/15 min): ${loads(loadAtStart)} at the start, ${loads(os.loadavg())} at the end`);
+console.log(`data: ${sizes.students} students, ${sizes.contracts} contracts, ${sizes.events} log events; ${RUNS} runs per list case (p50 / p95)\n`);
+const header: Row = { measure: 'measure', figure: 'API p50 / p95 (or figure)', sql: 'same SQL via pg', ratio: 'ratio', goal: 'goal' };
+const verdict = (r: Row) => (r === header ? 'met' : r.met === undefined ? '' : r.met ? 'met' : 'NOT met');
+const cells = (r: Row) => [r.measure, r.figure, r.sql ?? '', r.ratio ?? '', r.goal, verdict(r)];
+console.log(`| ${cells(header).join(' | ')} |`);
+console.log(`|${cells(header).map(() => '---').join('|')}|`);
+for (const r of rows) console.log(`| ${cells(r).join(' | ')} |`);
+console.log(`\ngoals met: ${rows.filter((r) => r.met).length} of ${rows.filter((r) => r.met !== undefined).length}; slowest list case: ${worst[0]} (API p50 ${f1(worst[1].api.p50)} ms)`);
+if (explained) console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of ${worst[0]}:${explained}`);
+if (failures.length > 0) {
+  console.error(`\nbench failed:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}

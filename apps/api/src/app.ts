@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
+import compression from 'compression';
+import expressStaticGzip from 'express-static-gzip';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -9,8 +11,12 @@ import { API_BASE, APP_VERSION } from '@app/contracts';
 import type { AppContext } from './lib/context.js';
 import { authenticate } from './lib/auth/middleware.js';
 import { authRouter } from './lib/auth/auth.router.js';
+import { recordRefusals } from './lib/auth/refusals.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
+import { healthRouter } from './lib/health.js';
+import { cleanRequest } from './lib/input.js';
 import { jsonBody } from './lib/json-body.js';
+import { httpLogSerializers } from './lib/logger.js';
 import { openApiDocument } from './lib/openapi.js';
 import { route } from './lib/routes.js';
 import type { ResourceModule } from './lib/actions/module.js';
@@ -25,8 +31,10 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): Router {
   const api = Router();
   api.use(jsonBody(JSON_BODY_LIMIT));
+  api.use(cleanRequest);
   api.use(cookieParser());
   api.use(authenticate(ctx));
+  api.use(recordRefusals(ctx));
   api.use(authRouter(ctx));
   route(api, 'get', '/config/version', (_req, res) => {
     res.json({ version: APP_VERSION });
@@ -42,13 +50,32 @@ export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): 
 }
 
 /**
+ * The built SPA: each file as brotli or gzip compressed at build time when the browser takes it; hashed assets
+ * (`/assets/name-hash.js`) cached for a year, as they never change under their name; everything else, index.html
+ * first, checked again on every load so a new release is picked up at once. Source maps are not built.
+ */
+function webApp(webDist: string): RequestHandler {
+  return expressStaticGzip(webDist, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: 'index.html',
+    serveStatic: {
+      setHeaders: (res, file) => {
+        const hashed = file.startsWith(path.join(webDist, 'assets') + path.sep);
+        res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    },
+  });
+}
+
+/**
  * Builds the whole application (no listen): API, and the built SPA when present. The resource modules are
  * the ones the process's job workers use too.
  */
 export function createApp(ctx: AppContext, modules: readonly ResourceModule[] = resourceModules(ctx)): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  if (ctx.env.TRUST_PROXY) app.set('trust proxy', ctx.env.TRUST_PROXY);
+  if (ctx.env.TRUST_PROXY !== undefined) app.set('trust proxy', ctx.env.TRUST_PROXY);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -57,8 +84,11 @@ export function createApp(ctx: AppContext, modules: readonly ResourceModule[] = 
           'style-src': ["'self'", "'unsafe-inline'"],
           'img-src': ["'self'", 'data:', 'blob:'],
           'upgrade-insecure-requests': null,
+          'frame-ancestors': ["'none'"],
         },
       },
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
     }),
   );
   app.use(
@@ -70,21 +100,27 @@ export function createApp(ctx: AppContext, modules: readonly ResourceModule[] = 
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      // Only what identifies a request: never cookies, tokens or bodies.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
+      // Only what identifies a request (secrets in the URL masked): never cookies, tokens or bodies.
+      serializers: httpLogSerializers,
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     }),
   );
 
+  app.use(healthRouter(ctx));
+  // Answers hold personal and bank data (the login's token too): no browser or proxy may keep a copy.
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  // JSON answers compressed (brotli at quality 4, or gzip): a page of 50 contracts shrinks about tenfold. Files
+  // (xlsx, PDFs) are compressed already and pass as they are.
+  app.use('/api', compression());
   app.use(API_BASE, apiRouter(ctx, modules));
   app.use('/api', notFoundRoute, errorHandler);
 
   const webDist = ctx.env.WEB_DIST;
   if (existsSync(path.join(webDist, 'index.html'))) {
-    app.use(express.static(webDist, { index: 'index.html', maxAge: '1h' }));
+    app.use(webApp(webDist));
   } else {
     app.get('/', (_req, res) => {
       res.status(503).type('text').send('The web app is not built yet: run "pnpm build" (or "pnpm start", which builds it).');

@@ -17,11 +17,23 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').optional(),
   APP_TIMEZONE: z.string().default('Europe/Berlin'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Wrong logins free of delay, for one account from one address, and for one address across accounts. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
+  /** The first delay after those; it doubles with each further failure, up to LOGIN_MAX_DELAY_MINUTES. */
+  LOGIN_DELAY_SECONDS: z.coerce.number().positive().default(1),
+  LOGIN_MAX_DELAY_MINUTES: z.coerce.number().positive().default(15),
+  /** Failures are forgotten this long after the last one. */
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
-  TRUST_PROXY: z.string().optional(),
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For), as Express's "trust proxy": `true`, a
+   * number of hops, or addresses/subnets (`loopback`, `10.0.0.0/8`). Unset: the TCP peer is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
   COOKIE_SECURE: z.stringbool().optional(),
   /** Job workers in this process (0 turns them off; `pnpm worker` runs them apart). */
   WORKERS: z.coerce.number().int().min(0).default(1),
@@ -30,6 +42,14 @@ const EnvSchema = z.object({
   BATCH_STALE_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** A pause between two rows of a batch run. */
   BATCH_ROW_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** PostgreSQL cancels a statement running longer; a stalled server is given up on a second later (503). */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Getting a database connection (a new one, or a free one from the pool) may take this long (then 503). */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** On SIGTERM, requests under way get this long to finish; each later step of the shutdown is bounded too. */
+  /** Set by pnpm: the directory a command was typed in, where the file names given to db:backup / db:restore are. */
+  INIT_CWD: z.string().optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

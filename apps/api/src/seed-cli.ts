@@ -2,10 +2,10 @@
 // to the configured database — DATABASE_URL, or the embedded one (stop `pnpm start` first: one server per
 // data directory) — then, if asked, realistic demo data and/or N generated students with contracts.
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { connect, seedDemo, seedScale } from '@app/db';
 import { loadEnv } from './env.js';
 import { openDatabase } from './lib/database.js';
+import { createLogger } from './lib/logger.js';
 import { seedBase } from './seed.js';
 
 let options;
@@ -22,7 +22,7 @@ if (!Number.isInteger(scale) || scale < 0 || scale > 2_000_000) {
 }
 
 const env = loadEnv();
-const database = await openDatabase(env, pino({ level: 'warn' }));
+const database = await openDatabase(env, createLogger({ LOG_LEVEL: 'warn' }));
 const handle = connect(database.url, { max: 2 });
 try {
   const result = await seedBase(handle.db, { adminUsername: env.ADMIN_USERNAME, adminPassword: env.ADMIN_PASSWORD });

@@ -36,11 +36,15 @@ describe('seed data', () => {
     expect(await seedDemo(t.db)).toEqual({ students: 0, contracts: 0 });
   });
 
-  it('scale data: N students each with a contract', async () => {
+  it('scale data: N students each with a contract, which is their active one', async () => {
     const made = await seedScale(t.db, 2000);
     expect(made).toEqual({ students: 2000, contracts: 2000 });
     const n = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contracts c join students s on s.id = c.student_id where s.email_address like 'scale%'`)).rows[0]!.n;
     expect(n).toBe(2000);
+    const active = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from students s join contracts c on c.id = s.active_contract_id and c.student_id = s.id where s.email_address like 'scale%'`,
+    );
+    expect(active.rows[0]!.n).toBe(2000);
     // The trigram indexes, rebuilt after the insert, are all there again.
     const gin = async () =>
       (await t.db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename in ('students', 'contracts') and indexdef like '% USING gin %' order by 1`)).rows.map((r) => r.name);

@@ -1,39 +1,20 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@app/db';
+import { startServerProcess } from './test/server-process.js';
 
-const apiDir = fileURLToPath(new URL('..', import.meta.url));
 let dataDir = '';
 
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-/** The real server (src/server.ts under tsx) on its own embedded PostgreSQL. */
-async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
-    cwd: apiDir,
-    env: { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: 'lifecycle-password-1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += String(d)));
-  child.stderr!.on('data', (d) => (out += String(d)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-  return { child, output: () => out };
+/** The real server on its own embedded PostgreSQL. */
+function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  return startServerProcess({ DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: 'lifecycle-password-1', LOG_LEVEL: 'warn', DATABASE_URL: '' });
 }
 
 function stopped(child: ChildProcess): Promise<number | null> {

@@ -3,6 +3,7 @@ export * from './common/list.js';
 export * from './common/choice.js';
 export * from './common/format.js';
 export * from './common/resource.js';
+export * from './common/input.js';
 export * from './common/fields.js';
 export * from './common/columns.js';
 export * from './common/views.js';

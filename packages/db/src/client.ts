@@ -20,8 +20,29 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export function connect(url: string, options: { max?: number } = {}): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+export interface ConnectOptions {
+  /** Pool size. */
+  max?: number;
+  /**
+   * The server cancels a statement running longer (`statement_timeout`); the client gives up a little later
+   * on its own, for a server that cannot even answer (stopped, or gone without closing the connection).
+   */
+  statementTimeoutMs?: number;
+  /** How long getting a connection may take: opening a new one or waiting for a free one in the pool. */
+  connectTimeoutMs?: number;
+}
+
+/** The client waits this much longer than the server's statement_timeout, so the server's own cancel comes first. */
+export const CLIENT_TIMEOUT_MARGIN_MS = 1000;
+
+export function connect(url: string, options: ConnectOptions = {}): DbHandle {
+  const { statementTimeoutMs, connectTimeoutMs } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS } : {}),
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });

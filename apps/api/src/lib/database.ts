@@ -9,7 +9,8 @@ import type { Env } from '../env.js';
 export interface OpenedDatabase {
   url: string;
   embedded: boolean;
-  stop(): Promise<void>;
+  /** Stops the embedded PostgreSQL (nothing for DATABASE_URL); past `timeoutMs` it is killed. */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface OpenedDatabase {
  */
 export async function openDatabase(env: Env, logger: Logger): Promise<OpenedDatabase> {
   let url = env.DATABASE_URL;
-  let stop = async () => undefined as void;
+  let stop = async (_timeoutMs?: number) => undefined as void;
   if (!url) {
     const dataDir = path.join(env.DATA_DIR, 'postgres');
     logger.info({ dataDir }, 'starting the embedded PostgreSQL');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
 import { sql, type SQL } from 'drizzle-orm';
+import { connect, freePort } from '@app/db';
 import { setupTestApp } from '../test/app.js';
 import { createContract, createCountry, createReferences, userWithToken } from '../test/factories.js';
 import { errorHandler } from './errors.js';
@@ -68,6 +69,27 @@ describe('database errors are answered in one place, never with a 500', () => {
     const res = await answerTo(sql`do $$ begin raise exception 'conflict' using errcode = '40001'; end $$`);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('Someone changed the same records at the same moment: please try again');
+  });
+
+  it('a statement the server cancelled (statement_timeout) is a 503 with Retry-After and a plain message', async () => {
+    const res = await answerTo(sql`do $$ begin raise exception 'canceling statement due to statement timeout' using errcode = '57014'; end $$`);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.body.message).toBe('The database is not available at the moment: please try again shortly');
+  });
+
+  it('a database that cannot be reached is a 503 within the connect timeout', async () => {
+    const unreachable = connect(`postgres://postgres@127.0.0.1:${await freePort()}/nothing`, { connectTimeoutMs: 500, statementTimeoutMs: 500 });
+    const app = express();
+    app.get('/', async () => {
+      await unreachable.db.execute(sql`select 1`);
+    });
+    app.use(errorHandler);
+    const res = await request(app).get('/');
+    await unreachable.close();
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
   });
 
   it('no answer carries SQL, a stack or the internals of the error', async () => {

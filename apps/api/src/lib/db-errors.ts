@@ -58,11 +58,15 @@ const field = (name: string, message: string) => ({ [name]: [message] });
 
 /**
  * The one mapping of database errors to answers (issue 9): a constraint a request ran into is the request's
- * problem (400 naming the field) or a conflict with other records (409 naming them), never a 500. Anything
+ * problem (400 naming the field) or a conflict with other records (409 naming them), never a 500; a database
+ * that cannot be reached or does not answer in time is a 503 (issue 10; the handler adds Retry-After). Anything
  * else is left alone (undefined). `subject` names the kind of record the caller was changing, where the error
  * itself cannot (a delete refused because others refer to it).
  */
 export function appErrorOfDatabase(err: unknown, subject?: { title: string }): AppError | undefined {
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The database is not available at the moment: please try again shortly');
+  }
   const pg = pgErrorOf(err);
   if (!pg) return undefined;
   const known = pg.constraint ? constraintFields.get(pg.constraint) : undefined;
@@ -108,6 +112,43 @@ export function appErrorOfDatabase(err: unknown, subject?: { title: string }): A
     default:
       return undefined;
   }
+}
+
+/** Seconds a client is asked to wait (`Retry-After`) when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket errors of the database connection: the server is not there (any more). */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/**
+ * node-postgres and pg-pool say "no database" with plain Errors: a connection that timed out, broke off or could
+ * not be made, a statement the client gave up on (query_timeout), a pool already closed by the shutdown.
+ */
+const CONNECTION_ERROR_MESSAGES = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Query read timeout',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+/**
+ * Whether the database is unreachable, stalled or overloaded (rather than refusing what was asked): the PostgreSQL
+ * classes 08 (connection), 53 (insufficient resources) and 57 (operator intervention: statement_timeout's cancel,
+ * shutdown, starting up), or a driver error that says the same.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const c = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof c.code === 'string') {
+      if (/^(08|53|57)[0-9A-Z]{3}$/.test(c.code) || CONNECTION_ERROR_CODES.has(c.code)) return true;
+    }
+    if (typeof c.message === 'string' && CONNECTION_ERROR_MESSAGES.some((m) => (c.message as string).startsWith(m))) return true;
+    current = c.cause;
+  }
+  return false;
 }
 
 /** Whether the failure was a race the database broke off: the work may simply be done again. */

@@ -1,11 +1,12 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, type ErrorBody, type FieldErrors } from '@app/contracts';
-import { appErrorOfDatabase } from './db-errors.js';
+import { appErrorOfDatabase, DATABASE_RETRY_AFTER_SECONDS } from './db-errors.js';
 
 /** zod issues → `{field: [messages]}`; issues of the whole object go under `_`. */
 export function fieldErrors(error: z.ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  // Keyed by what the user sent (`toString`, `__proto__`): no prototype to collide with.
+  const out = Object.create(null) as FieldErrors;
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.join('.') : '_';
     let message = issue.message;
@@ -68,6 +69,7 @@ export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _ne
   const err = appErrorOfDatabase(caught) ?? caught;
   if (err instanceof AppError) {
     status = err.status;
+    if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     body.message = err.message;
     if (err.errors) body.errors = err.errors;
   } else if (err instanceof z.ZodError) {
@@ -83,6 +85,10 @@ export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _ne
     } else if (e.type === 'entity.too.large') {
       status = 413;
       body.message = 'The request body is too large';
+    } else if (err instanceof URIError && s === 400) {
+      // The router could not percent-decode a path parameter (`/students/%ED%A0%80`).
+      status = 400;
+      body.message = 'The request path is not valid (malformed percent-encoding)';
     } else if (e.type === 'request.aborted' || e.type === 'request.size.invalid' || isBusboyError(e.message)) {
       status = 400;
       body.message = 'The request body is malformed or incomplete';

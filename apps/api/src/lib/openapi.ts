@@ -9,6 +9,8 @@ import {
   BatchRunSchema,
   BatchStartedSchema,
   CHOICE_LISTS,
+  isSearchedChoiceList,
+  SEARCHED_CHOICE_LIMIT,
   ChoiceSchema,
   LoginSchema,
   resources,
@@ -34,6 +36,7 @@ const fileResponse = (description: string) => ({
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 });
 const ifMatch = { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'the edit_timestamp the client saw' };
+const requiredIfMatch = { ...ifMatch, required: true, description: 'the edit_timestamp the client saw (428 without it, 409 when the record changed since)' };
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 
 /** `{data, links: {pagination}}` of a resource's rows. */
@@ -68,7 +71,7 @@ function actionOperations(r: AnyResource, action: AnyAction): Record<string, Ope
       }
     : undefined;
   if (action.scope === 'record') {
-    const operation = { summary: describe(` on one ${r.title}`), parameters: [ifMatch], requestBody: uploadBody ?? body(action.input), responses: { 200: answer } };
+    const operation = { summary: describe(` on one ${r.title}`), parameters: [action.versioned ? requiredIfMatch : ifMatch], requestBody: uploadBody ?? body(action.input), responses: { 200: answer } };
     ops[`POST ${actionPath(r.apiPath, action, 'record')}`] = operation;
     if (action.specPath) ops[action.specPath] = { ...operation, summary: `${operation.summary} (the spec's path)` };
   }
@@ -98,6 +101,12 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
         { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
         { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200 } },
         { name: 'search', in: 'query', schema: { type: 'string' }, description: 'the quick filter' },
+        {
+          name: 'count',
+          in: 'query',
+          schema: { type: 'string', enum: ['exact'] },
+          description: 'count the rows exactly; without it an unfiltered big table answers the planner\'s estimate (pagination.estimated)',
+        },
         ...filters,
       ],
       responses: { 200: jsonResponse('One page', pageOf(r)) },
@@ -110,7 +119,7 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
     },
     [`PUT /${r.apiPath}/:id`]: {
       summary: `Update a ${r.title} (changed fields plus id)`,
-      parameters: [ifMatch],
+      parameters: [requiredIfMatch],
       requestBody: body(r.updateSchema),
       responses: { 200: row },
     },
@@ -124,6 +133,21 @@ const choiceOperations: Record<string, Operation> = Object.fromEntries(
   CHOICE_LISTS.flatMap((name) => [
     [`GET /${name}/choice`, { summary: `Choice list ${name}`, responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) } }],
     [`GET /${name}/choice_checksum`, { summary: `Checksum of ${name}`, responses: { 200: jsonResponse('{checksum}', z.object({ checksum: z.string() })) } }],
+    ...(isSearchedChoiceList(name)
+      ? [
+          [
+            `GET /${name}/choice/search`,
+            {
+              summary: `Search ${name}: at most ${SEARCHED_CHOICE_LIMIT} choices matching the text, plus the one with id`,
+              parameters: [
+                { name: 'search', in: 'query', schema: { type: 'string', maxLength: 100 } },
+                { name: 'id', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+              ],
+              responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) },
+            },
+          ] as const,
+        ]
+      : []),
   ]),
 );
 
@@ -188,7 +212,13 @@ export function openApiDocument(): Record<string, unknown> {
             request_id: { type: 'string' },
           },
         },
-        Pagination: { type: 'object', properties: Object.fromEntries(['total', 'per_page', 'current_page', 'last_page', 'from', 'to'].map((k) => [k, { type: 'integer' }])) },
+        Pagination: {
+          type: 'object',
+          properties: {
+            ...Object.fromEntries(['total', 'per_page', 'current_page', 'last_page', 'from', 'to'].map((k) => [k, { type: 'integer' }])),
+            estimated: { type: 'boolean', description: 'total is the planner\'s estimate, not a count' },
+          },
+        },
       },
     },
     paths,

@@ -83,9 +83,13 @@ export function crudSuite(t: TestApp, spec: CrudSuiteSpec): void {
       expect(await total()).toBe(before);
     });
 
-    it('updates only the changed fields, and answers 409 to a stale If-Match', async () => {
+    it('updates only the changed fields, answers 428 without If-Match and 409 to a stale one', async () => {
       const id = await create();
       const before = (await as(writer.token).get(`/${id}`)).body;
+      const blind = await as(writer.token).put(id, { id, ...spec.change });
+      expect(blind.status).toBe(428);
+      expect(blind.body.errors).toEqual({ 'If-Match': ['If-Match is required'] });
+      expect((await as(writer.token).get(`/${id}`)).body).toEqual(before);
       const res = await as(writer.token).put(id, { id, ...spec.change }, before.edit_timestamp);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toMatchObject(spec.change);

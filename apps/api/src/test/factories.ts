@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
+import { getTableColumns } from 'drizzle-orm';
 import { ROLE_IDS, type RoleName } from '@app/contracts';
 import { contracts, countries, programs, students, universities, users, type Database } from '@app/db';
 import { hashPassword } from '../lib/auth/password.js';
@@ -91,6 +92,12 @@ export async function createReferences(db: Database) {
   return { program: program!, university: university! };
 }
 
+/**
+ * A student's stored columns, not the generated search keys: the factories also serve databases migrated only
+ * part of the way (the migration tests), where those columns do not exist yet.
+ */
+const { name_key: _nameKey, last_name_key: _lastNameKey, first_name_key: _firstNameKey, ...studentColumns } = getTableColumns(students);
+
 export async function createStudent(db: Database, values: Partial<typeof students.$inferInsert> = {}) {
   const country = values.cntry_id ?? (await createCountry(db)).id;
   const [row] = await db
@@ -106,7 +113,7 @@ export async function createStudent(db: Database, values: Partial<typeof student
       email_address: 'jan@example.org',
       ...values,
     })
-    .returning();
+    .returning(studentColumns);
   return row!;
 }
 

@@ -12,18 +12,21 @@ export const queryKeys = {
   choiceChecksum: (name: string, params?: Record<string, unknown>) => ['choices', name, 'checksum', params ?? {}] as const,
   choices: (name: string, params: Record<string, unknown> | undefined, checksum: string) =>
     ['choices', name, 'list', params ?? {}, checksum] as const,
+  /** A list searched on the server: the matches of a text, and the choice a form holds. */
+  choiceSearch: (name: string, term: string, held: number | undefined) => ['choices', name, 'search', term, held ?? null] as const,
 };
 
 /**
  * After a write: the written resource's lists load again now, and every other resource query is marked stale so
  * it loads again when next shown. A write changes what other resources show as well (joined names, a student's
  * active contract, a contract's number of documents). Choice list checksums are asked again too, so a
- * record just created is offered in the selects; a list itself loads again only if its checksum changed.
+ * record just created is offered in the selects; a list itself loads again only if its checksum changed (a list
+ * searched on the server is asked again).
  */
 export async function refreshAfterWrite(queryClient: QueryClient, resourceKey: string): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ['resource'], refetchType: 'none' }),
     queryClient.invalidateQueries({ queryKey: queryKeys.lists(resourceKey) }),
-    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'choices' && q.queryKey[2] === 'checksum' }),
+    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'choices' && (q.queryKey[2] === 'checksum' || q.queryKey[2] === 'search') }),
   ]);
 }

@@ -9,7 +9,11 @@ import { studentUi } from './student/student.ui';
 import { universityUi } from './university/university.ui';
 import { userUi } from './user/user.ui';
 
-/** Every resource with generic screens. A new resource adds its declaration here, and nothing else. */
+/**
+ * Every resource with generic screens. A new resource adds its declaration here and its descriptor to
+ * `screens.ts` (the router's list, which must not load these screens). This module is loaded on the first
+ * screen of a resource, not with the login page.
+ */
 export const resourceUis: readonly ResourceUi[] = [
   countryUi,
   programUi,

@@ -1,4 +1,4 @@
-import { paginate, type Choice, type SessionUser } from '@app/contracts';
+import { isSearchedChoiceList, paginate, type Choice, type SessionUser } from '@app/contracts';
 import type { Answer, Answers } from './api-stub';
 
 /** Small fixtures for the web tests: who is logged in, rows as the API answers them, and answers built from them. */
@@ -50,8 +50,8 @@ export const session = (user: SessionUser = adminUser): Answers => ({ 'GET /auth
 export const noSession = (): Answers => ({ 'GET /auth/me': failure(401, 'Not logged in') });
 
 /** A page of a list as the API answers it: these rows, with the range of `total` rows they are said to be. */
-export function page(rows: readonly Row[], { total = rows.length, current = 1, perPage = 50 } = {}): Answer {
-  return { body: { data: rows, links: { pagination: paginate(total, current, perPage) } } };
+export function page(rows: readonly Row[], { total = rows.length, current = 1, perPage = 50, estimated = false } = {}): Answer {
+  return { body: { data: rows, links: { pagination: paginate(total, current, perPage, estimated) } } };
 }
 
 /** An error answer of the API (`{ message, errors }`). */
@@ -59,11 +59,15 @@ export function failure(status: number, message: string, errors?: Record<string,
   return { status, body: errors ? { message, errors } : { message } };
 }
 
-/** A choice list and its checksum (`GET /{name}/choice`, `GET /{name}/choice_checksum`). */
+/**
+ * A choice list and its checksum (`GET /{name}/choice`, `GET /{name}/choice_checksum`); a list searched on the
+ * server answers its search (`GET /{name}/choice/search`) with all of them, whatever the text.
+ */
 export function choiceList(name: string, choices: readonly Choice[], checksum = 'c1'): Answers {
   return {
     [`GET /${name}/choice_checksum`]: { body: { checksum } },
     [`GET /${name}/choice`]: { body: choices },
+    ...(isSearchedChoiceList(name) && { [`GET /${name}/choice/search`]: { body: choices } }),
   } as Answers;
 }
 

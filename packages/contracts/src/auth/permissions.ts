@@ -1,6 +1,6 @@
 import type { Level } from './roles.js';
 import { actionPath, runsAsBatch } from '../common/actions.js';
-import { CHOICE_LISTS } from '../common/choice.js';
+import { CHOICE_LISTS, isSearchedChoiceList } from '../common/choice.js';
 import type { AnyResource } from '../common/resource.js';
 import { actionsOf } from '../common/resource-actions.js';
 import { resources } from '../resources/index.js';
@@ -46,6 +46,7 @@ const batchRunRoutes: Record<string, Access> = {
 const choiceRoutes = (name: string): Record<string, Access> => ({
   [`GET /${name}/choice`]: 'reader',
   [`GET /${name}/choice_checksum`]: 'reader',
+  ...(isSearchedChoiceList(name) ? { [`GET /${name}/choice/search`]: 'reader' as const } : {}),
 });
 
 export const apiPermissions: Readonly<Record<string, Access>> = {

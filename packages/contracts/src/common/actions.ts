@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Level } from '../auth/roles.js';
 import type { ChoiceListName } from './choice.js';
 import type { FileKind } from './files.js';
+import { INT4_MAX } from './input.js';
 
 /**
  * Where an action works: on one record (`POST /{resource}/{id}/{action}`), on a selection of records as a
@@ -89,6 +90,11 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
   confirm?: string;
   /** A selection action shows a dry-run preview before it changes anything. */
   preview?: boolean;
+  /**
+   * The action overwrites fields the client saw (Bulk Edit): the caller must send the version of each record
+   * it read (If-Match for a record, `versions` for a selection), or it is refused with a 428.
+   */
+  versioned?: boolean;
   /** The path the spec names for it, kept valid beside the derived one (`PUT /contracts/:id/update_status`). */
   specPath?: `${'PUT' | 'POST'} /${string}`;
   /** File actions: the name the web saves the file under when the server gives none. */
@@ -131,11 +137,11 @@ export const MAX_BATCH_ROWS = 2000;
 export function batchRequestSchema<Input extends z.ZodObject>(input: Input) {
   return input.strict().extend({
     ids: z
-      .array(z.number({ error: 'ids must be record ids' }).int().positive(), { error: 'ids must be a list of record ids' })
+      .array(z.number({ error: 'ids must be record ids' }).int().positive().max(INT4_MAX, 'ids must be record ids'), { error: 'ids must be a list of record ids' })
       .min(1, 'Select at least one row')
       .max(MAX_BATCH_ROWS, `At most ${MAX_BATCH_ROWS} rows at once`),
     dry_run: z.boolean().optional(),
     /** Row id → the edit_timestamp the client saw: a row changed since is refused, not overwritten. */
-    versions: z.record(z.string(), z.string()).optional(),
+    versions: z.record(z.string().max(20), z.string().max(100)).optional(),
   });
 }

@@ -29,3 +29,16 @@ export const CHOICE_LISTS = [
   'file_types',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
+
+/**
+ * The lists too long to send whole to a form (a row per student, per contract): they are also searched on the
+ * server, `GET /{name}/choice/search?search=…&id=…` answering at most `SEARCHED_CHOICE_LIMIT` matches (and the
+ * choice with `id`, so a form can name the value it holds). Issue 11: 100k options were megabytes per form.
+ */
+export const SEARCHED_CHOICE_LISTS = ['students', 'contracts'] as const satisfies readonly ChoiceListName[];
+export type SearchedChoiceListName = (typeof SEARCHED_CHOICE_LISTS)[number];
+export const SEARCHED_CHOICE_LIMIT = 50;
+
+export function isSearchedChoiceList(name: string): name is SearchedChoiceListName {
+  return (SEARCHED_CHOICE_LISTS as readonly string[]).includes(name);
+}

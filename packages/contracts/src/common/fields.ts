@@ -1,24 +1,47 @@
 import { z } from 'zod';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { dateRangeProblem, INT4_MAX, INT4_MIN, normaliseText, textProblem } from './input.js';
+
+/**
+ * Any text input: refused when it holds NUL or a lone surrogate (the field named), normalised to NFC. Every text
+ * builder starts here (decision 013).
+ */
+export const text = (label: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`) })
+    .refine((v) => textProblem(v) === undefined, { error: (issue) => `${label} ${textProblem(issue.input as string) ?? ''}` })
+    .overwrite(normaliseText);
 
 /** Common field schemas, so every resource words its messages the same way. */
 export const requiredText = (label: string, max = 255) =>
-  z
-    .string({ error: `${label} is required` })
+  text(label)
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
 
 export const optionalText = (label: string, max = 255) =>
-  z.string().trim().max(max, `${label} must be at most ${max} characters`).nullish();
+  text(label).trim().max(max, `${label} must be at most ${max} characters`).nullish();
 
-export const idSchema = z.coerce.number().int().positive();
+/**
+ * A whole number that fits PostgreSQL `integer`, from JSON or a query string (`"12"`): ids, references and
+ * whole-number filters.
+ */
+export const wholeNumber = (label: string) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(INT4_MIN, `${label} is too small`)
+    .max(INT4_MAX, `${label} is too large`);
+
+export const positiveId = (label: string) => wholeNumber(label).positive(`${label} must be a positive number`);
+
+export const idSchema = positiveId('id');
 
 export const timestampSchema = z.string().nullable();
 
 /** A reference to another record, chosen from a list. */
 export const requiredRef = (label: string) =>
-  z.number({ error: `${label} is required` }).int(`${label} is required`).positive(`${label} is required`);
+  z.number({ error: `${label} is required` }).int(`${label} is required`).positive(`${label} is required`).max(INT4_MAX, `${label} is not known`);
 
 export const MAX_MONEY = 9_999_999_999.99;
 
@@ -36,7 +59,11 @@ export const nonNegativeMoney = (label: string) => money(label).refine((v) => v 
 export const intake = (label = 'Intake') =>
   z.number({ error: `${label} is required` }).int(`${label} must be a year`).min(2000, `${label} must be a year from 2000`).max(2100, `${label} must be a year up to 2100`);
 
-export const isoDate = (label: string) => z.iso.date({ error: `${label} must be a date (YYYY-MM-DD)` });
+/** A real calendar date (`2026-02-30` is refused) within MIN_DATE … MAX_DATE. */
+export const isoDate = (label: string) =>
+  z.iso
+    .date({ error: `${label} must be a date (YYYY-MM-DD)` })
+    .refine((v) => dateRangeProblem(v) === undefined, { error: (issue) => `${label} ${dateRangeProblem(issue.input as string) ?? ''}` });
 
 /** An IBAN, checked (country format and check digits) and stored without spaces, upper case. */
 export const iban = (label: string) =>
@@ -63,4 +90,4 @@ export const optionalRef = (label: string) => z.preprocess(emptyToNull, required
 export const optionalDate = (label: string) => z.preprocess(emptyToNull, isoDate(label).nullish());
 
 export const email = (label: string) =>
-  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`).max(200).pipe(z.email(`${label} must be a valid e-mail address`));
+  text(label).trim().min(1, `${label} is required`).max(200, `${label} must be at most 200 characters`).pipe(z.email(`${label} must be a valid e-mail address`));

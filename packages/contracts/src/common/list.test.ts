@@ -41,6 +41,12 @@ describe('paginate and rangeText', () => {
     expect(rangeText(paginate(120, 2, 50))).toBe('51-100 of 120');
     expect(rangeText(paginate(0, 1, 50))).toBe('0-0 of 0');
   });
+
+  it('says "about" when the total is an estimate', () => {
+    expect(paginate(100_000, 2, 50, true)).toMatchObject({ estimated: true, last_page: 2000, from: 51, to: 100 });
+    expect(paginate(100_000, 2, 50)).not.toHaveProperty('estimated');
+    expect(rangeText(paginate(100_000, 2, 50, true))).toBe('51-100 of about 100000');
+  });
 });
 
 describe('ListParamsSchema', () => {

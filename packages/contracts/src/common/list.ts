@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { INT4_MAX } from './input.js';
+import { text } from './fields.js';
 
 /** Page size of every overview (spec §9) and the most a client may ask for (DESIGN §4). */
 export const DEFAULT_PER_PAGE = 50;
@@ -33,7 +35,10 @@ export function formatSort(keys: readonly SortKey[]): string {
 }
 
 export interface Pagination {
+  /** Rows in all; the planner's estimate when `estimated` (an unfiltered big table). */
   total: number;
+  /** `total` is PostgreSQL's estimate, not a count: the range text says "about"; `count=exact` counts. */
+  estimated?: boolean;
   per_page: number;
   current_page: number;
   last_page: number;
@@ -46,7 +51,7 @@ export interface Paged<Row> {
   links: { pagination: Pagination };
 }
 
-export function paginate(total: number, page: number, perPage: number): Pagination {
+export function paginate(total: number, page: number, perPage: number, estimated = false): Pagination {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const skipped = (page - 1) * perPage;
   const empty = skipped >= total;
@@ -57,12 +62,13 @@ export function paginate(total: number, page: number, perPage: number): Paginati
     last_page: lastPage,
     from: empty ? 0 : skipped + 1,
     to: empty ? 0 : Math.min(total, skipped + perPage),
+    ...(estimated ? { estimated: true } : {}),
   };
 }
 
 /** `from-to of total`, the range text of every overview. */
 export function rangeText(p: Pagination): string {
-  return `${p.from}-${p.to} of ${p.total}`;
+  return `${p.from}-${p.to} of ${p.estimated ? 'about ' : ''}${p.total}`;
 }
 
 const positiveInt = (name: string, max?: number) =>
@@ -70,14 +76,16 @@ const positiveInt = (name: string, max?: number) =>
     .number({ error: `${name} must be a number` })
     .int(`${name} must be a whole number`)
     .min(1, `${name} must be at least 1`)
-    .max(max ?? Number.MAX_SAFE_INTEGER, `${name} must be at most ${max}`);
+    .max(max ?? INT4_MAX, `${name} must be at most ${max ?? INT4_MAX}`);
 
 /** The paging and quick-filter part of every list query. */
 export const ListParamsSchema = z.object({
   page: positiveInt('page').default(1),
   per_page: positiveInt('per_page', MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
-  search: z.string().trim().max(200, 'search must be at most 200 characters').optional(),
-  sort: z.string().max(500).optional(),
+  search: text('search').trim().max(200, 'search must be at most 200 characters').optional(),
+  sort: text('sort').max(500, 'sort must be at most 500 characters').optional(),
+  /** `exact`: count the rows even where an estimate would do (an unfiltered big table). */
+  count: z.enum(['exact'], { error: 'count must be exact' }).optional(),
 });
 
 export type ListParams = z.infer<typeof ListParamsSchema>;
@@ -88,4 +96,6 @@ export interface ListQuery<Filter> {
   search: string | undefined;
   sort: SortKey[];
   filters: Filter;
+  /** Count the rows even where the planner's estimate would do. */
+  exactCount?: boolean;
 }

@@ -17,6 +17,11 @@ export interface RecordRules {
   readOnlyFields?: (row: RecordRow) => Readonly<Record<string, string>>;
   /** Why this record cannot be deleted, or null when it can. */
   cannotDelete?: (row: RecordRow) => string | null;
+  /**
+   * Why a user of this role may not change or delete this record although the resource lets the role write
+   * (a Developer's account, for an Administrator), or null. The API answers 403 with it.
+   */
+  lockedFor?: (row: RecordRow, role: string | undefined) => string | null;
 }
 
 /**
@@ -98,6 +103,11 @@ export function defaultView(resource: AnyResource): ViewDescriptor {
 export function whyNotDeletable(resource: AnyResource, row: RecordRow): string | null {
   if (!resource.deletable) return `A ${resource.title} can never be deleted`;
   return resource.rules?.cannotDelete?.(row) ?? null;
+}
+
+/** Why this role may not change or delete this record (the resource's rule), or null. */
+export function whyLockedFor(resource: AnyResource, row: RecordRow, role: string | undefined): string | null {
+  return resource.rules?.lockedFor?.(row, role) ?? null;
 }
 
 /** The fields of this record that cannot change, each with the reason. */

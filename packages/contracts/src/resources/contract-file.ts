@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { defineResource } from '../common/resource.js';
-import { optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
 import { FILE_KINDS, type FileKind } from '../common/files.js';
 
 /** Largest document accepted by an upload (bytes). */
@@ -50,7 +50,7 @@ export const ContractFileUpdateSchema = z.object({
 });
 
 export const ContractFileFilterSchema = z.object({
-  contract_id: z.coerce.number({ error: 'contract_id must be a number' }).int().optional(),
+  contract_id: wholeNumber('contract_id').optional(),
 });
 
 export type ContractFile = z.infer<typeof ContractFileSchema>;

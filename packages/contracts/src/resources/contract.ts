@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { intake, isoDate, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 
 const nullableText = z.string().nullable();
@@ -107,7 +107,6 @@ export const ContractUpdateSchema = z
   .extend({ id: z.number().int().positive() })
   .refine(endAfterStart, { message: 'End date cannot be before the start date', path: ['end_date'] });
 
-const whole = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`);
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 
 export const ContractFilterSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
+import { isoDate, positiveId, text } from '../common/fields.js';
 
 /** Event types of the log (seeded with these ids by the migrations; a test keeps the two equal). */
 export const EVENT_TYPES = [
@@ -19,6 +20,7 @@ export const EVENT_TYPES = [
   { id: 14, key: 'bulkEdit', name: 'Bulk edit' },
   { id: 15, key: 'batchRun', name: 'Batch run' },
   { id: 16, key: 'export', name: 'Export' },
+  { id: 17, key: 'accessRefused', name: 'Access refused' },
 ] as const;
 
 export type EventTypeKey = (typeof EVENT_TYPES)[number]['key'];
@@ -42,8 +44,6 @@ export const LogEventSchema = z.object({
   changes: z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() })).nullable(),
 });
 
-const isoDate = (label: string) => z.iso.date({ error: `${label} must be a date (YYYY-MM-DD)` });
-const positiveId = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int().positive(`${label} must be a positive number`);
 
 export const LogEventFilterSchema = z.object({
   student_id: positiveId('student_id').optional(),
@@ -53,7 +53,7 @@ export const LogEventFilterSchema = z.object({
   le_time_from: isoDate('le_time_from').optional(),
   le_time_to: isoDate('le_time_to').optional(),
   /** The events of one record (a detail screen's History): its resource key and id. */
-  resource: z.string().trim().min(1).max(50, 'resource must be a resource key').optional(),
+  resource: text('resource').trim().min(1).max(50, 'resource must be a resource key').optional(),
   record_id: positiveId('record_id').optional(),
 });
 

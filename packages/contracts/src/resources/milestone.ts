@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
-import { intake, isoDate, nonNegativeMoney, requiredRef } from '../common/fields.js';
+import { intake, isoDate, text, wholeNumber as whole, nonNegativeMoney, requiredRef } from '../common/fields.js';
 
 export const MilestoneSchema = z.object({
   id: z.number().int(),
@@ -35,11 +35,10 @@ export const MilestoneUpdateSchema = z
   .partial()
   .extend({ id: z.number().int().positive() });
 
-const whole = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`);
 
 export const MilestoneFilterSchema = z.object({
   intake: whole('intake').optional(),
-  scholarship_type: z.string().trim().max(100).optional(),
+  scholarship_type: text('scholarship_type').trim().max(100, 'scholarship_type must be at most 100 characters').optional(),
   scholarship_id: whole('scholarship_id').optional(),
   year: whole('year').optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
-import { email, isoDate, optionalBic, optionalIban, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { email, isoDate, text, optionalBic, optionalIban, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 
 export const GENDERS = ['Male', 'Female', 'Non-Binary'] as const;
 
@@ -83,9 +83,9 @@ export const StudentUpdateSchema = StudentCreateSchema.partial().extend({ id: z.
 const before = (label: string) => isoDate(label).optional();
 
 export const StudentFilterSchema = z.object({
-  name: z.string().trim().max(200).optional(),
-  email_address: z.string().trim().max(200).optional(),
-  address: z.string().trim().max(300).optional(),
+  name: text('name').trim().max(200, 'name must be at most 200 characters').optional(),
+  email_address: text('email_address').trim().max(200, 'email_address must be at most 200 characters').optional(),
+  address: text('address').trim().max(300, 'address must be at most 300 characters').optional(),
   bankinfo_requested_before: before('bankinfo_requested_before'),
   bankinfo_updated_before: before('bankinfo_updated_before'),
 });

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
 import { requiredText } from '../common/fields.js';
 import { MIN_PASSWORD_LENGTH, SessionUserSchema } from '../auth/session.js';
+import { ROLE_IDS } from '../auth/roles.js';
+
+/** The refusal of an Administrator's change to a Developer account. */
+export const DEVELOPERS_ONLY = 'Only a Developer may create or change a Developer account';
 
 /** A user as the users screens show it: the session user plus the overview's extra fields. */
 export const UserSchema = SessionUserSchema.extend({
@@ -45,6 +49,10 @@ export const userResource = defineResource({
   access: { read: 'reader', write: 'administrator' },
   // Users can never be deleted (spec §6): deactivate them instead.
   deletable: false,
+  rules: {
+    // Only a Developer manages Developer accounts (issue 10): an Administrator is refused, and not offered Edit.
+    lockedFor: (row, role) => (row.usr_role_id === ROLE_IDS.Developer && role !== 'Developer' ? DEVELOPERS_ONLY : null),
+  },
   secretFields: ['usr_login_password'],
   referenceField: 'usr_login_name',
   columns: [

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
 import { editAudit, users } from './auth.js';
 import { countries } from './country.js';
@@ -44,6 +45,13 @@ export const students = pgTable(
     bankinfo_update_timestamp: timestamptz('bankinfo_update_timestamp'),
     bankinfo_update_user: integer('bankinfo_update_user').references(() => users.id),
     ...editAudit(),
+    /**
+     * The names as the quick filter compares them (accents and case removed), stored: matching, the trigram
+     * index's recheck and the prefix rank read them instead of calling unaccent on every candidate row.
+     */
+    name_key: text('name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name || ' ' || last_name))`),
+    last_name_key: text('last_name_key').generatedAlwaysAs(sql`f_unaccent(lower(last_name))`),
+    first_name_key: text('first_name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name))`),
   },
   (t) => [
     index('students_last_name_idx').on(t.last_name, t.id),

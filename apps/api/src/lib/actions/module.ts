@@ -37,7 +37,7 @@ function exportImpl(service: CrudService, resource: AnyResource): [string, Actio
   const file = resource.export;
   if (!action || !file) return undefined;
   const columns = exportColumns(resource.columns);
-  return listAction(action, async (_db, _actor, input) => {
+  return listAction(action, async (_db, _actor, input, { ctx }) => {
     const body = input as { ids?: number[]; filter?: Record<string, string | number | boolean> };
     const filter = Object.fromEntries(Object.entries(body.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
     const query = parseListQuery(resource, filter);
@@ -49,7 +49,8 @@ function exportImpl(service: CrudService, resource: AnyResource): [string, Actio
       file: {
         filename: file.filename,
         contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        write: (res) => sendXlsx(res, file.filename, file.sheet, columns, service.iterate(query, ids)),
+        write: (res) =>
+          sendXlsx(res, file.filename, file.sheet, columns, service.iterate(query, columns.map((c) => c.field), ids), { timeZone: ctx.env.APP_TIMEZONE }),
       },
     };
   });

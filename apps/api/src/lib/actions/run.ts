@@ -1,7 +1,7 @@
 import { AppError, whyNotOffered, type AnyAction } from '@app/contracts';
 import type { Tx } from '@app/db';
 import type { AppContext } from '../context.js';
-import type { Actor } from '../crud/crud-service.js';
+import { requireVersion, type Actor } from '../crud/crud-service.js';
 import { describeChanges, recordEvent } from '../events/record.js';
 import type { ResourceModule } from './module.js';
 import type { UploadedFile } from '../files/upload.js';
@@ -27,6 +27,8 @@ export async function runRecordAction(ctx: AppContext, tx: Tx, mod: ResourceModu
   if (!impl || impl.kind !== 'record') throw new Error(`${mod.resource.key}: ${action.name} is not a record action`);
   const { service } = mod;
   const locked = await service.lock(tx, request.id);
+  service.checkLockedFor(locked.row, request.actor);
+  if (action.versioned) requireVersion(request.version);
   await service.checkVersion(tx, locked, request.version);
   const reason = whyNotOffered(action, locked.row, request.input);
   if (reason) throw new AppError('CONFLICT', reason);

@@ -1,5 +1,4 @@
 import { Router, type CookieOptions } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { eq, sql } from 'drizzle-orm';
 import { AppError, LoginSchema } from '@app/contracts';
 import { userroles, users } from '@app/db';
@@ -7,34 +6,29 @@ import type { AppContext } from '../context.js';
 import { parseInput } from '../errors.js';
 import { route } from '../routes.js';
 import { SESSION_COOKIE } from './middleware.js';
+import { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { createSession, endSession, sessionUserColumns } from './sessions.js';
+import { createSession, endSessions, sessionUserColumns } from './sessions.js';
 import { signToken } from './tokens.js';
 import { recordEvent } from '../events/record.js';
 
-function loginLimiters(ctx: AppContext) {
-  const windowMs = ctx.env.LOGIN_WINDOW_MINUTES * 60_000;
-  const message = `Too many failed login attempts. Try again in ${ctx.env.LOGIN_WINDOW_MINUTES} minutes.`;
-  const common = {
-    windowMs,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-8' as const,
-    legacyHeaders: false,
-    handler: () => {
-      throw new AppError('RATE_LIMITED', message);
-    },
-  };
-  return [
-    rateLimit({ ...common, limit: ctx.env.LOGIN_MAX_FAILURES_PER_ADDRESS }),
-    rateLimit({
-      ...common,
-      limit: ctx.env.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      keyGenerator: (req) => {
-        const body = req.body as { username?: unknown } | undefined;
-        return `account:${String(body?.username ?? '').trim().toLowerCase()}`;
+/** The login throttle of an app: account+address keys and address keys, each with its own free failures. */
+function loginThrottles(ctx: AppContext) {
+  const { env } = ctx;
+  const common = { baseDelayMs: env.LOGIN_DELAY_SECONDS * 1000, maxDelayMs: env.LOGIN_MAX_DELAY_MINUTES * 60_000, forgetAfterMs: env.LOGIN_WINDOW_MINUTES * 60_000 };
+  const account = new LoginThrottle({ ...common, freeFailures: env.LOGIN_MAX_FAILURES_PER_ACCOUNT });
+  const address = new LoginThrottle({ ...common, freeFailures: env.LOGIN_MAX_FAILURES_PER_ADDRESS });
+  return (username: string, ip: string | undefined) => {
+    const accountKey = `${username.toLowerCase()}\n${ip}`;
+    return {
+      waitMs: () => Math.max(account.waitMs(accountKey), address.waitMs(ip ?? '')),
+      fail: () => {
+        account.fail(accountKey);
+        address.fail(ip ?? '');
       },
-    }),
-  ];
+      succeed: () => account.succeed(accountKey),
+    };
+  };
 }
 
 export function authRouter(ctx: AppContext): Router {
@@ -46,8 +40,17 @@ export function authRouter(ctx: AppContext): Router {
     path: '/',
   };
 
-  route(router, 'post', '/auth/login', ...loginLimiters(ctx), async (req, res) => {
+  const throttleFor = loginThrottles(ctx);
+  route(router, 'post', '/auth/login', async (req, res) => {
     const { username, password } = parseInput(LoginSchema, req.body, 'login');
+    // Checked before the password, or guessing would go on during the delay; only wrong credentials count.
+    const throttle = throttleFor(username, req.ip);
+    const waitMs = throttle.waitMs();
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      res.setHeader('Retry-After', String(seconds));
+      throw new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`);
+    }
     const [row] = await ctx.db
       .select({ ...sessionUserColumns, hash: users.usr_login_password })
       .from(users)
@@ -55,10 +58,12 @@ export function authRouter(ctx: AppContext): Router {
       .where(eq(sql`lower(${users.usr_login_name})`, username.toLowerCase()));
     const check = await verifyPassword(row?.hash, password);
     if (!row || !check.ok || !row.usr_active) {
+      throttle.fail();
       const why = !row ? 'unknown login' : !check.ok ? 'wrong password' : 'account deactivated';
       await recordEvent(ctx.db, { type: 'loginFailed', userId: row?.id ?? null, message: `Failed login as "${username.slice(0, 100)}" (${why})` });
       throw new AppError('UNAUTHENTICATED', 'Wrong username or password');
     }
+    throttle.succeed();
     const rehashed = check.needsRehash ? await hashPassword(password) : undefined;
     const session = await ctx.db.transaction(async (tx) => {
       if (rehashed) await tx.update(users).set({ usr_login_password: rehashed }).where(eq(users.id, row.id));
@@ -78,7 +83,8 @@ export function authRouter(ctx: AppContext): Router {
   route(router, 'post', '/auth/logout', async (req, res) => {
     const user = req.user!;
     await ctx.db.transaction(async (tx) => {
-      if (req.sessionId) await endSession(tx, req.sessionId);
+      // Every session of the user ends, not only this browser's: a token copied elsewhere dies with it.
+      await endSessions(tx, user.id);
       await recordEvent(tx, { type: 'logout', userId: user.id, message: `Logout of "${user.usr_login_name}"` });
     });
     res.clearCookie(SESSION_COOKIE, cookieOptions);

@@ -1,14 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import jwt from 'jsonwebtoken';
 import bcrypt from 'bcryptjs';
-import { eq } from 'drizzle-orm';
-import { sessions, users } from '@app/db';
+import { and, eq } from 'drizzle-orm';
+import { EVENT_TYPE_IDS } from '@app/contracts';
+import { logEvents, sessions, users } from '@app/db';
 import { setupTestApp, TEST_JWT_SECRET } from '../../test/app.js';
-import { createUser, loginToken, PASSWORD } from '../../test/factories.js';
+import { createUser, loginToken, PASSWORD, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
-const accountLimited = await setupTestApp({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' });
-const addressLimited = await setupTestApp({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '3' });
+// The test client connects from loopback: with TRUST_PROXY=loopback, X-Forwarded-For names the client address.
+const throttled = { TRUST_PROXY: 'loopback', LOGIN_DELAY_SECONDS: '60', LOGIN_MAX_DELAY_MINUTES: '10' };
+const accountLimited = await setupTestApp({ ...throttled, LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' });
+const addressLimited = await setupTestApp({ ...throttled, LOGIN_MAX_FAILURES_PER_ACCOUNT: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '3' });
 const login = (username: string, password: string) => t.http().post('/api/v1.0/auth/login').send({ username, password });
 const me = (token: string) => t.http().get('/api/v1.0/auth/me').set('Authorization', `Bearer ${token}`);
 
@@ -95,6 +98,15 @@ describe('session tokens', () => {
     expect((await me(expired)).status).toBe(401);
   });
 
+  it('refuses a correctly signed token without exp (one that would never expire)', async () => {
+    const user = await createUser(t.db);
+    const claims = jwt.decode(await loginToken(t.app, user)) as { sid: string; sub: string };
+    const forever = jwt.sign({ sid: claims.sid }, TEST_JWT_SECRET, { subject: claims.sub, algorithm: 'HS256' });
+    const res = await me(forever);
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('Your session is not valid. Please log in again');
+  });
+
   it('refuses a tampered token (claims changed, signature kept)', async () => {
     const admin = await createUser(t.db);
     const reader = await createUser(t.db, { role: 'Reader' });
@@ -136,6 +148,18 @@ describe('session tokens', () => {
     expect(after.body.message).toMatch(/session has ended/);
   });
 
+  it('logout ends every session of the user on the server, not only the one that logged out', async () => {
+    const user = await createUser(t.db);
+    const first = await loginToken(t.app, user);
+    const second = await loginToken(t.app, user);
+    const bystander = await userWithToken(t.app, t.db, 'Reader');
+    expect((await t.http().post('/api/v1.0/auth/logout').set('Authorization', `Bearer ${first}`)).status).toBe(204);
+    expect((await me(first)).status).toBe(401);
+    expect((await me(second)).status).toBe(401);
+    expect(await t.db.select().from(sessions).where(eq(sessions.user_id, user.id))).toHaveLength(0);
+    expect((await me(bystander.token)).status).toBe(200);
+  });
+
   it('refuses a deactivated user on their next request', async () => {
     const user = await createUser(t.db);
     const token = await loginToken(t.app, user);
@@ -155,28 +179,89 @@ describe('session tokens', () => {
   });
 });
 
-describe('login rate limits', () => {
-  it('answers 429 after too many failures for one account, even with the right password', async () => {
-    const limited = accountLimited;
-    const user = await createUser(limited.db);
-    for (let i = 0; i < 3; i++) {
-      expect((await limited.http().post('/api/v1.0/auth/login').send({ username: user.login, password: 'wrong' })).status).toBe(401);
-    }
-    const res = await limited.http().post('/api/v1.0/auth/login').send({ username: user.login, password: PASSWORD });
+describe('login throttling', () => {
+  const from = (limited: typeof t, address: string, body: object) =>
+    limited.http().post('/api/v1.0/auth/login').set('X-Forwarded-For', address).send(body);
+
+  it('delays an account from one address after too many wrong passwords, even for the right one, with Retry-After', async () => {
+    const user = await createUser(accountLimited.db);
+    for (let i = 0; i < 3; i++) expect((await from(accountLimited, '203.0.113.1', { username: user.login, password: 'wrong' })).status).toBe(401);
+    const res = await from(accountLimited, '203.0.113.1', { username: user.login.toUpperCase(), password: PASSWORD });
     expect(res.status).toBe(429);
-    expect(res.body.message).toMatch(/Too many failed login attempts/);
-    // Another account from the same address is not affected by this account's limit.
-    const other = await createUser(limited.db);
-    expect((await limited.http().post('/api/v1.0/auth/login').send({ username: other.login, password: PASSWORD })).status).toBe(200);
+    expect(res.headers['retry-after']).toBe('60');
+    expect(res.body.message).toBe('Too many failed login attempts. Try again in 60 seconds.');
+    // Another account from the same address is not affected.
+    const other = await createUser(accountLimited.db);
+    expect((await from(accountLimited, '203.0.113.1', { username: other.login, password: PASSWORD })).status).toBe(200);
   });
 
-  it('answers 429 after too many failures from one address across accounts', async () => {
-    const limited = addressLimited;
-    for (let i = 0; i < 3; i++) {
-      expect((await limited.http().post('/api/v1.0/auth/login').send({ username: `guess${i}`, password: 'x' })).status).toBe(401);
+  it("a stranger's failures from another address do not delay the real user", async () => {
+    const user = await createUser(accountLimited.db);
+    for (let i = 0; i < 5; i++) await from(accountLimited, '198.51.100.66', { username: user.login, password: 'guess' });
+    expect((await from(accountLimited, '198.51.100.66', { username: user.login, password: PASSWORD })).status).toBe(429);
+    expect((await from(accountLimited, '192.0.2.10', { username: user.login, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('counts neither malformed bodies (400) nor successful logins', async () => {
+    const user = await createUser(accountLimited.db);
+    for (let i = 0; i < 5; i++) {
+      expect((await from(accountLimited, '203.0.113.2', { username: user.login })).status).toBe(400);
+      expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: 12345 })).status).toBe(400);
     }
-    const res = await limited.http().post('/api/v1.0/auth/login').send({ username: 'guess9', password: 'x' });
+    for (let i = 0; i < 2; i++) expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: 'wrong' })).status).toBe(401);
+    expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: PASSWORD })).status).toBe(200);
+    // The success wiped the two failures: three more are free again.
+    for (let i = 0; i < 2; i++) expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: 'wrong' })).status).toBe(401);
+    expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('delays one address guessing across many accounts, and only that address', async () => {
+    for (let i = 0; i < 3; i++) expect((await from(addressLimited, '203.0.113.3', { username: `guess${i}`, password: 'x' })).status).toBe(401);
+    const res = await from(addressLimited, '203.0.113.3', { username: 'guess9', password: 'x' });
     expect(res.status).toBe(429);
-    expect(res.body.message).toMatch(/Too many/);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from(addressLimited, '203.0.113.4', { username: 'guess9', password: 'x' })).status).toBe(401);
+  });
+});
+
+describe('refused requests in the event log', () => {
+  const refusals = (userId: number | null) =>
+    t.db
+      .select()
+      .from(logEvents)
+      .where(and(eq(logEvents.eventtype_id, EVENT_TYPE_IDS.accessRefused), userId === null ? undefined : eq(logEvents.usr_id, userId)));
+
+  it('records a 403 once per user, route and minute, however often it is repeated', async () => {
+    const reader = await userWithToken(t.app, t.db, 'Reader');
+    for (let i = 0; i < 5; i++) {
+      const res = await t.http().post('/api/v1.0/users').set('Authorization', `Bearer ${reader.token}`).send({});
+      expect(res.status).toBe(403);
+    }
+    await vi.waitFor(async () => expect(await refusals(reader.id)).toHaveLength(1));
+    const [event] = await refusals(reader.id);
+    expect(event!.le_message).toBe(`Access refused (403) to "${reader.login}": POST /api/v1.0/users`);
+    // Another route is another event; the same route again is not.
+    expect((await t.http().post('/api/v1.0/countries').set('Authorization', `Bearer ${reader.token}`).send({})).status).toBe(403);
+    await vi.waitFor(async () => expect(await refusals(reader.id)).toHaveLength(2));
+    await t.http().post('/api/v1.0/users').set('Authorization', `Bearer ${reader.token}`).send({});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await refusals(reader.id)).toHaveLength(2);
+  });
+
+  it('records a 401 for a token that is no longer valid, but not a request without any token', async () => {
+    const user = await createUser(t.db);
+    const token = await loginToken(t.app, user);
+    await t.http().post('/api/v1.0/auth/logout').set('Authorization', `Bearer ${token}`);
+    const marker = `/api/v1.0/students?page=1`;
+    expect((await t.http().get(marker)).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await refusals(null)).filter((e) => e.le_message.includes('GET /api/v1.0/students'))).toHaveLength(0);
+    expect((await t.http().get(marker).set('Authorization', `Bearer ${token}`)).status).toBe(401);
+    await vi.waitFor(async () => {
+      const events = (await refusals(null)).filter((e) => e.le_message.includes('GET /api/v1.0/students'));
+      expect(events).toHaveLength(1);
+      expect(events[0]!.le_message).toMatch(/^Access refused \(401\) from .*: GET \/api\/v1.0\/students \(Your session has ended/);
+      expect(events[0]!.usr_id).toBeNull();
+    });
   });
 });

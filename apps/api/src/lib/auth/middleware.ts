@@ -6,7 +6,7 @@ import { verifyToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'session';
 
-function tokenOf(req: Request): string | undefined {
+export function tokenOf(req: Request): string | undefined {
   const header = req.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim();
   const cookie = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
@@ -44,7 +44,9 @@ export function authenticate(ctx: AppContext): RequestHandler {
 }
 
 export function requireLevel(level: Level): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
+    // Marks an authenticated route, by its pattern: a refusal here is recorded (refusals.ts).
+    res.locals.guardedRoute = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
     if (!req.user) return next(new AppError('UNAUTHENTICATED', req.authProblem ?? 'You are not logged in'));
     if (!roleHasLevel(req.user.userrole_name, level)) {
       return next(new AppError('FORBIDDEN', 'Your role does not allow this'));

@@ -43,12 +43,8 @@ export async function findActiveUser(db: DbOrTx, userId: number): Promise<Sessio
   return row;
 }
 
-export async function endSession(db: DbOrTx, sessionId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
-}
-
-/** Ends every session of a user but the one given (after a password change). */
-export async function endOtherSessions(db: DbOrTx, userId: number, keep?: string): Promise<void> {
+/** Ends every session of a user (logout), or all but the one given (their own password change). */
+export async function endSessions(db: DbOrTx, userId: number, keep?: string): Promise<void> {
   await db.delete(sessions).where(keep ? and(eq(sessions.user_id, userId), ne(sessions.id, keep)) : eq(sessions.user_id, userId));
 }
 

@@ -94,6 +94,14 @@ export async function startBatch(ctx: AppContext, mod: ResourceModule, action: A
     dry_run?: boolean;
     versions?: Record<string, string>;
   } & Record<string, unknown>;
+  if (action.versioned) {
+    const missing = ids.filter((id) => versions?.[String(id)] === undefined);
+    if (missing.length > 0) {
+      throw new AppError('PRECONDITION_REQUIRED', `versions is required: send the edit_timestamp you read of every selected record (missing for ${missing.length})`, {
+        versions: [`No version for record${missing.length === 1 ? '' : 's'} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ' …' : ''}`],
+      });
+    }
+  }
   const runId = await ctx.db.transaction((tx) =>
     createRun(tx, mod, action, { ids, input, dryRun: dry_run === true, versions, label: batchLabel(action) }, actor),
   );
@@ -163,7 +171,7 @@ export async function sendRunResult(ctx: AppContext, id: number, actor: Actor, r
   const filename = `Batch_${run.id}_${run.label.replace(/[^A-Za-z0-9]+/g, '_')}.xlsx`;
   async function* lines() {
     let n = 1;
-    for (const r of rows) yield { n: n++, reference: r.reference, result: STATUS_TEXT[r.status], message: r.message, amount: r.amount };
+    for (const r of rows) yield [n++, r.reference, STATUS_TEXT[r.status], r.message, r.amount];
   }
   await sendXlsx(
     res,

@@ -5,7 +5,7 @@ import { batchRunRows, batchRuns, type Tx } from '@app/db';
 import type { AppContext } from '../context.js';
 import { findActiveUser } from '../auth/sessions.js';
 import type { Actor } from '../crud/crud-service.js';
-import { appErrorOfDatabase, isRetryable } from '../db-errors.js';
+import { appErrorOfDatabase, isDatabaseUnavailable, isRetryable } from '../db-errors.js';
 import { recordEvent } from '../events/record.js';
 import type { ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
@@ -60,8 +60,8 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       });
     } catch (err) {
       if (!(err instanceof PreviewRollback)) {
-        // A race the database broke off: the whole row is taken again (it is still pending).
-        if (isRetryable(err)) throw err;
+        // A race the database broke off, or a database gone or stalled: the whole row is taken again (it is still pending).
+        if (isRetryable(err) || isDatabaseUnavailable(err)) throw err;
         const known = err instanceof AppError ? err : appErrorOfDatabase(err);
         if (!known) ctx.logger.error({ err, runId: run.id, recordId: row.record_id }, 'batch row failed');
         ok = false;

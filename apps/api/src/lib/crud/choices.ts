@@ -1,24 +1,51 @@
 import { Router } from 'express';
-import { asc, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { CHOICE_LISTS, type Choice, type ChoiceListName } from '@app/contracts';
+import { CHOICE_LISTS, idSchema, isSearchedChoiceList, SEARCHED_CHOICE_LIMIT, text, type Choice, type ChoiceListName } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
-import { route } from '../routes.js';
+import { parseInput } from '../errors.js';
+import { queryRoute, route } from '../routes.js';
 
 export interface ChoiceSource {
   list(): Promise<Choice[]>;
   /** Changes whenever any id or label of the list changes. */
   checksum(): Promise<string>;
+  /** The first `limit` choices matching the text (by label), and the one with `id` (a searched list). */
+  search?(term: string | undefined, id: number | undefined, limit: number): Promise<Choice[]>;
 }
+
+/** The query of `GET /{name}/choice/search`. */
+const ChoiceSearchSchema = z.strictObject({ search: text('search').trim().max(100, 'search must be at most 100 characters').optional(), id: idSchema.optional() });
 
 /** A choice list read from a table: `{id, name}` ordered by the label (then id). */
 export function tableChoices(
   db: DbOrTx,
-  source: { table: PgTable; id: AnyPgColumn; label: AnyPgColumn | SQL; where?: SQL; order?: 'label' | 'id' },
+  source: {
+    table: PgTable;
+    id: AnyPgColumn;
+    label: AnyPgColumn | SQL;
+    where?: SQL;
+    order?: 'label' | 'id';
+    /** The condition of a search text, for a list searched on the server (an indexed one). */
+    matches?: (term: string) => SQL | undefined;
+  },
 ): ChoiceSource {
-  const { table, id, label, where } = source;
+  const { table, id, label, where, matches } = source;
   const orderBy = source.order === 'id' ? [asc(id)] : [asc(label), asc(id)];
   return {
+    ...(matches && {
+      async search(term, wanted, limit) {
+        const found = await db
+          .select({ id, name: sql<string>`${label}` })
+          .from(table)
+          .where(and(where, term ? matches(term) : undefined))
+          .orderBy(...orderBy)
+          .limit(limit);
+        const named = wanted === undefined || found.some((r) => r.id === wanted) ? [] : await db.select({ id, name: sql<string>`${label}` }).from(table).where(and(where, eq(id, wanted)));
+        return [...named, ...found].map((r) => ({ id: r.id as number, name: r.name }));
+      },
+    }),
     async list() {
       const rows = await db.select({ id, name: sql<string>`${label}` }).from(table).where(where).orderBy(...orderBy);
       return rows.map((r) => ({ id: r.id as number, name: r.name }));
@@ -61,6 +88,14 @@ export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Rou
     route(router, 'get', `/${name}/choice_checksum`, async (_req, res) => {
       res.json({ checksum: await source.checksum() });
     });
+    if (isSearchedChoiceList(name)) {
+      const search = source.search;
+      if (!search) throw new Error(`choice list ${name} is searched on the server but its source cannot search`);
+      queryRoute(router, 'get', `/${name}/choice/search`, async (req, res) => {
+        const { search: term, id } = parseInput(ChoiceSearchSchema, req.query, 'choice search');
+        res.json(await search(term || undefined, id, SEARCHED_CHOICE_LIMIT));
+      });
+    }
   }
   return router;
 }

@@ -1,15 +1,13 @@
 import { Router, type Request } from 'express';
-import { z } from 'zod';
-import { AppError } from '@app/contracts';
-import { route } from '../routes.js';
+import { AppError, idSchema } from '@app/contracts';
+import { queryRoute, route } from '../routes.js';
 import type { Actor, CrudService } from './crud-service.js';
 import { parseListQuery } from './list-query.js';
 
-const IdSchema = z.coerce.number().int().positive().max(2_147_483_647);
-
+/** The record id of a path: a positive `integer` (int4), else 400. */
 export function idParam(value: unknown): number {
-  const parsed = IdSchema.safeParse(value);
-  if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid id', { id: ['id must be a positive whole number'] });
+  const parsed = idSchema.safeParse(value);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', 'Invalid id', { id: ['id must be a positive whole number up to 2147483647'] });
   return parsed.data;
 }
 
@@ -25,7 +23,7 @@ export function crudRouter(service: CrudService): Router {
   const router = Router();
   const base = `/${resource.apiPath}`;
 
-  route(router, 'get', base, async (req, res) => {
+  queryRoute(router, 'get', base, async (req, res) => {
     res.json(await service.list(parseListQuery(resource, req.query)));
   });
 

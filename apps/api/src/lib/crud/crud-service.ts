@@ -6,6 +6,7 @@ import {
   paginate,
   readOnlyFieldsOf,
   referenceOf,
+  whyLockedFor,
   whyNotDeletable,
   type AnyResource,
   type EventTypeKey,
@@ -60,8 +61,20 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
   columns: Selection;
   /** Joins the `columns` need. */
   joins?: (q: PgSelect) => PgSelect;
+  /**
+   * The joins the count of a list needs: those its search and filters refer to (all of `joins` when not
+   * given). The others only add columns: to-one joins on a required key (inner) or any key (left) never
+   * change how many rows there are, so counting without them gives the same number, faster.
+   */
+  countJoins?: (q: PgSelect) => PgSelect;
   /** The quick filter: a condition for a (trimmed, non-empty) search text. */
   search: (term: string) => SQL | undefined;
+  /**
+   * How well a row matches the search text, lower first (e.g. 0 where a name starts with it): a searched list
+   * shows those first, then the rest, each in the list's sort. Ordering by it also lets PostgreSQL find the
+   * matches through the search index instead of walking the sort's index and testing every row.
+   */
+  searchRank?: (term: string) => SQL;
   /** One condition builder per advanced filter field of the descriptor. */
   filters?: Record<string, (value: unknown) => SQL | undefined>;
   /** Unique constraint name → the field it guards and its label, named by the 409. */
@@ -110,6 +123,15 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** A change that overwrites fields must say which version of the record it was made on (issue 10). */
+export function requireVersion(version: string | undefined, what = 'If-Match'): asserts version is string {
+  if (version === undefined || version.trim() === '') {
+    throw new AppError('PRECONDITION_REQUIRED', `${what} is required: send the edit_timestamp of the record you read`, {
+      [what]: [`${what} is required`],
+    });
+  }
+}
+
 /** The version a client sends back (If-Match, a batch row's version): the edit_timestamp it saw. */
 export function parseVersion(text: string): Date {
   const seen = new Date(text.replace(/^W\//, '').replace(/"/g, ''));
@@ -118,6 +140,12 @@ export function parseVersion(text: string): Date {
   }
   return seen;
 }
+
+/**
+ * From how many rows an unfiltered list answers PostgreSQL's estimate instead of counting: counting 100k rows
+ * costs more than finding the page, on every page turn.
+ */
+export const ESTIMATE_FROM_ROWS = 10_000;
 
 export type CrudService = ReturnType<typeof createCrudService>;
 
@@ -133,6 +161,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     throw new Error(`${resource.key}: an editable table needs edit_timestamp and edit_user`);
   }
   const withJoins = (q: PgSelect): PgSelect => (config.joins ? config.joins(q) : q);
+  const withCountJoins = config.countJoins ?? withJoins;
   const hooks = config.hooks ?? {};
   for (const field of Object.keys(resource.filterSchema.shape)) {
     if (!config.filters?.[field]) throw new Error(`${resource.key}: filter "${field}" has no condition`);
@@ -140,7 +169,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   for (const field of resource.sortable) {
     if (!(field in columns)) throw new Error(`${resource.key}: sortable "${field}" is not a column`);
   }
-  registerTable(getTableName(config.table), resource);
+  const tableName = getTableName(config.table);
+  registerTable(tableName, resource);
   for (const [constraint, named] of Object.entries(config.unique ?? {})) registerConstraint(constraint, named.field, named.label);
 
   const inTransaction = <R>(tx: Tx | undefined, work: (tx: Tx) => Promise<R>): Promise<R> => (tx ? work(tx) : db.transaction(work));
@@ -151,8 +181,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return 'getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn);
   }
 
-  function orderOf(sort: readonly SortKey[]) {
-    return [...sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))), asc(table.id)];
+  function orderOf(sort: readonly SortKey[], search?: string) {
+    const rank = search && config.searchRank ? [asc(config.searchRank(search))] : [];
+    return [...rank, ...sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))), asc(table.id)];
   }
 
   function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
@@ -186,6 +217,13 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       .for('update');
     if (!locked) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
     return { row: await get(id, tx), stamp: locked.stamp as Date, editUser: (locked.editUser as number | null) ?? null };
+  }
+
+  /** The planner's row estimate of the table when it is big enough to be worth it (never analysed: none). */
+  async function estimatedRows(): Promise<number | undefined> {
+    const { rows } = await pool.query<{ n: number }>('SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass', [tableName]);
+    const n = rows[0]?.n;
+    return n !== undefined && n >= ESTIMATE_FROM_ROWS ? Math.round(n) : undefined;
   }
 
   /** A 409 naming who changed the record and when, if it changed since the client saw `version`. */
@@ -224,6 +262,12 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return changed;
   }
 
+  /** Refuses a change by a role this record is locked for (403 with the rule's reason). */
+  function checkLockedFor(current: Row, actor: Actor): void {
+    const reason = whyLockedFor(resource, current, actor.user.userrole_name);
+    if (reason) throw new AppError('FORBIDDEN', reason);
+  }
+
   /** Refuses a change to a field this record does not let change (409 with the rule's reason). */
   function checkReadOnly(current: Row, changes: Row): void {
     const frozen = readOnlyFieldsOf(resource, current);
@@ -239,25 +283,43 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     config,
     get,
     lock,
+    checkLockedFor,
     checkVersion,
     applyChanges,
     reference: (row: Row) => referenceOf(resource, row),
     /** The event log's links of a row (its student and contract). */
     eventOf: event,
 
+    /**
+     * One page: the page's ids are found first (filter, sort, limit, offset: nothing else computed for the
+     * rows skipped), then only those rows get their joined names and computed columns. The count joins only
+     * what the filter needs.
+     */
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
       const where = whereOf(query);
-      const order = orderOf(query.sort);
-      const [counted, data] = await Promise.all([
-        withJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where),
-        selectRows(db)
-          .where(where)
-          .orderBy(...order)
-          .limit(query.perPage)
-          .offset((query.page - 1) * query.perPage),
-      ]);
-      const total = Number(counted[0]?.total ?? 0);
-      return { data, links: { pagination: paginate(total, query.page, query.perPage) } };
+      const order = orderOf(query.sort, query.search);
+      const counting = async (): Promise<{ total: number; estimated: boolean }> => {
+        if (!where && !query.exactCount) {
+          const estimate = await estimatedRows();
+          if (estimate !== undefined) return { total: estimate, estimated: true };
+        }
+        const [counted] = await withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where);
+        return { total: Number(counted?.total ?? 0), estimated: false };
+      };
+      const pageIds = withJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
+        .where(where)
+        .orderBy(...order)
+        .limit(query.perPage)
+        .offset((query.page - 1) * query.perPage);
+      const [counted, data] = await Promise.all([counting(), selectRows(db).where(inArray(table.id, pageIds)).orderBy(...order)]);
+      let { total, estimated } = counted;
+      if (estimated) {
+        // What this page shows is certain: a short page is the end of the list, and the list is at least this long.
+        const seen = (query.page - 1) * query.perPage + data.length;
+        if (data.length < query.perPage && (data.length > 0 || query.page === 1)) [total, estimated] = [seen, false];
+        else total = Math.max(total, seen);
+      }
+      return { data, links: { pagination: paginate(total, query.page, query.perPage, estimated) } };
     },
 
     /** The names people know the given records by (ids not found are left out). */
@@ -267,23 +329,37 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     },
 
     /**
-     * Every row a list query matches, in its order, through a server-side cursor inside one read-only
-     * snapshot: exports stream through this, so memory stays flat and the query runs once.
+     * The values of `fields` of every row a list query matches, in its order, as arrays in the order of
+     * `fields`, through a server-side cursor inside one read-only snapshot: exports stream through this, so
+     * memory stays flat, the query runs once, and only the exported columns are read and parsed.
      */
-    async *iterate(query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>, ids?: number[], batchSize = 2000): AsyncGenerator<Row> {
-      const { sql: text, params } = selectRows(db)
+    async *iterate(
+      query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>,
+      fields: readonly string[],
+      ids?: number[],
+      batchSize = 2000,
+    ): AsyncGenerator<unknown[]> {
+      const selection = Object.fromEntries(
+        fields.map((f) => {
+          const column = columns[f];
+          if (!column) throw new Error(`${resource.key}: no column ${f}`);
+          return [f, column];
+        }),
+      );
+      const { sql: text, params } = withJoins(db.select(selection).from(table as PgTable).$dynamic())
         .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
-        .orderBy(...orderOf(query.sort))
+        .orderBy(...orderOf(query.sort, query.search))
         .toSQL();
-      // Drizzle selects the fields in the order of the selection's keys.
-      const keys = Object.keys(columns);
       const client = await pool.connect();
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        // Every row is read: plan for the whole result, not for a quick first tenth (a cursor's default).
+        await client.query('SET LOCAL cursor_tuple_fraction = 1');
         await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, params);
         for (;;) {
+          // Drizzle selects the fields in the order of the selection's keys: the arrays are in the order of `fields`.
           const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
-          for (const values of batch.rows) yield Object.fromEntries(keys.map((k, i) => [k, values[i]]));
+          yield* batch.rows;
           if (batch.rows.length < batchSize) break;
         }
         await client.query('COMMIT');
@@ -313,8 +389,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     },
 
     /**
-     * Applies the changed fields. `version` is the edit_timestamp the client saw: when the record has changed
-     * since, nothing is written and the 409 names who changed it and when. Fields this record keeps read-only
+     * Applies the changed fields. `version` is the edit_timestamp the client saw, required (428 without it):
+     * when the record has changed since, nothing is written and the 409 names who changed it and when. Fields this record keeps read-only
      * are refused with the rule's reason.
      */
     async update(id: number, input: unknown, version: string | undefined, actor: Actor, options: WriteOptions = {}): Promise<Row> {
@@ -325,6 +401,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       }
       return inTransaction(options.tx, async (tx) => {
         const locked = await lock(tx, id);
+        checkLockedFor(locked.row, actor);
+        requireVersion(version);
         await checkVersion(tx, locked, version);
         const current = locked.row;
         checkReadOnly(current, changes);
@@ -348,6 +426,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       try {
         await inTransaction(options.tx, async (tx) => {
           const { row } = await lock(tx, id);
+          checkLockedFor(row, actor);
           const reason = whyNotDeletable(resource, row);
           if (reason) throw new AppError('CONFLICT', reason);
           await hooks.beforeDelete?.(tx, row, actor);

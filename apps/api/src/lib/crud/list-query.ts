@@ -14,7 +14,7 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
     }
   }
   const schema = z.strictObject({ ...ListParamsSchema.shape, ...resource.filterSchema.shape });
-  const { page, per_page, search, sort, ...filters } = parseInput(schema, raw, 'list query');
+  const { page, per_page, search, sort, count, ...filters } = parseInput(schema, raw, 'list query');
   let keys;
   try {
     keys = sort ? parseSort(sort, resource.sortable) : [...resource.defaultSort];
@@ -28,5 +28,6 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
     search: search || undefined,
     sort: keys.length > 0 ? keys : [...resource.defaultSort],
     filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')),
+    exactCount: count === 'exact',
   };
 }

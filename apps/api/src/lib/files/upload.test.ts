@@ -56,6 +56,19 @@ describe('acceptUpload', () => {
     expect(res.body).toEqual({ message: 'note: longer than 1000 bytes', errors: { note: ['longer than 1000 bytes'] } });
   });
 
+  it('refuses a text field holding NUL, naming it, and hands over text fields in NFC', async () => {
+    const boundary = 'b0undary';
+    const send = (note: string) =>
+      request(app)
+        .post('/upload')
+        .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+        .send(multipartBody(boundary, [{ name: 'note', content: note }, { name: 'file', filename: 'a.pdf', content: pdfOf(100) }]));
+    const nul = await send('a\u0000b');
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors).toEqual({ note: ['must not contain a NUL character'] });
+    expect((await send('Co\u0301te')).body.fields).toEqual({ note: 'C\u00f3te' });
+  });
+
   it('reads a UTF-8 file name as UTF-8, and an RFC 5987 filename* too', async () => {
     const name = 'Łukasz_Wiśniewski_ü.pdf';
     const utf8 = await request(app).post('/upload').attach('file', sample.pdf(), { filename: name });

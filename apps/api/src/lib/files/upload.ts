@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, type FileKind } from '@app/contracts';
+import { AppError, normaliseText, textProblem, type FileKind } from '@app/contracts';
 import { sanitizeFilename } from './filename.js';
 
 /** What an upload hands the route: the bytes, held in memory (they go into PostgreSQL anyway), and their facts. */
@@ -146,7 +146,7 @@ export function acceptUpload(options: UploadOptions): RequestHandler {
     let settled = false;
     let received = 0;
     let file: { name: string; chunks: Buffer[]; size: number; hash: ReturnType<typeof createHash> } | undefined;
-    const fields: Record<string, string> = {};
+    const fields = Object.create(null) as Record<string, string>;
 
     /**
      * Stops taking the body: an unfinished body is not read any further (no 300 MB read to answer a 413); the
@@ -197,7 +197,8 @@ export function acceptUpload(options: UploadOptions): RequestHandler {
       if (name === field) fail(bad('this must be a file part (with a file name), not a text field'));
       else if (!known.has(name)) fail(bad(`unknown field "${name}": send only the file in the field "${field}"`, name));
       else if (info.nameTruncated || info.valueTruncated) fail(bad(`longer than ${FIELD_VALUE_BYTES} bytes`, name));
-      else fields[name] = value;
+      else if (textProblem(value)) fail(bad(textProblem(value) ?? '', name));
+      else fields[name] = normaliseText(value);
     });
     bb.on('filesLimit', () => fail(bad('send one file only')));
     bb.on('fieldsLimit', () => fail(bad(`too many fields: send only the file in the field "${field}"`)));

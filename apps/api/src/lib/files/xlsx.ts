@@ -1,63 +1,260 @@
+import { PassThrough, type Writable } from 'node:stream';
+import { once } from 'node:events';
 import type { Response } from 'express';
-import ExcelJS from 'exceljs';
+import archiver from 'archiver';
 import type { ColumnDescriptor, ValueFormat } from '@app/contracts';
-
-type CellFormat = ValueFormat;
 
 /** A spreadsheet column: a resource's declared column (its title is the header). */
 export type SheetColumn = Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'width'>;
+
+export interface SheetOptions {
+  /** The office's time zone (APP_TIMEZONE): date-times show the wall-clock time staff saw in the app. */
+  timeZone?: string;
+}
 
 /** Spreadsheet programs run text that starts like a formula; a leading apostrophe keeps it text. */
 export function safeText(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-function cellValue(value: unknown, format: CellFormat | undefined): ExcelJS.CellValue {
-  if (value === null || value === undefined || value === '') return null;
-  switch (format) {
-    case 'date':
-      // A calendar date: midnight UTC, so no time zone moves it to another day.
-      return new Date(`${String(value).slice(0, 10)}T00:00:00Z`);
-    case 'datetime':
-      return value instanceof Date ? value : new Date(String(value));
-    case 'money':
-    case 'number':
-      return Number(value);
-    case 'bool':
-      return value ? 'Yes' : 'No';
-    default:
-      return safeText(String(value));
-  }
+/** XML 1.0 cannot hold most control characters or a lone surrogate: they are left out, the rest escaped. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_SPECIAL = /[&<>"]/;
+function xmlText(text: string): string {
+  const clean = text.replace(NOT_XML, '');
+  if (!XML_SPECIAL.test(clean)) return clean;
+  return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const numFmt: Partial<Record<CellFormat, string>> = {
-  date: 'dd-mm-yyyy',
-  datetime: 'dd-mm-yyyy hh:mm',
-  money: '"€" #,##0.00',
-};
+/** Days since 1899-12-30: a spreadsheet's date serial. */
+const DAY_MS = 86_400_000;
+const EPOCH_MS = Date.UTC(1899, 11, 30);
 
 /**
- * Streams rows into an xlsx download: the workbook is written to the response as rows arrive
- * (exceljs's streaming writer), so memory stays flat however many rows there are.
+ * The offset of a time zone at an instant, cached per half hour (offsets change on the hour or half hour, and
+ * an export's timestamps cluster): Intl is far too slow to ask once per cell.
  */
-export async function sendXlsx(res: Response, filename: string, sheetName: string, columns: SheetColumn[], rows: AsyncIterable<Record<string, unknown>>): Promise<void> {
+function zoneOffsets(timeZone: string): (ms: number) => number {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  const cache = new Map<number, number>();
+  return (ms) => {
+    const slot = Math.floor(ms / 1_800_000);
+    let offset = cache.get(slot);
+    if (offset === undefined) {
+      const at = slot * 1_800_000;
+      const p = Object.fromEntries(format.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
+      offset = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - at;
+      cache.set(slot, offset);
+    }
+    return offset;
+  };
+}
+
+/** The cell styles (`s`) of styles.xml: 0 plain, 1 bold header, 2 date, 3 date-time, 4 money. */
+const STYLES_XML =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+  '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+  '<numFmts count="3"><numFmt numFmtId="164" formatCode="dd-mm-yyyy"/><numFmt numFmtId="165" formatCode="dd-mm-yyyy hh:mm"/>' +
+  '<numFmt numFmtId="166" formatCode="&quot;€&quot; #,##0.00"/></numFmts>' +
+  '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
+  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+  '<cellXfs count="5"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
+  '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
+  '</styleSheet>';
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+function packageParts(sheetName: string): [string, string][] {
+  return [
+    [
+      '[Content_Types].xml',
+      `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+        '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+        '</Types>',
+    ],
+    [
+      '_rels/.rels',
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}">` +
+        `<sheets><sheet name="${xmlText(sheetName.slice(0, 31))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
+    [
+      'xl/_rels/workbook.xml.rels',
+      `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+        `<Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+    ],
+    ['xl/styles.xml', STYLES_XML],
+  ];
+}
+
+/** A, B, …, Z, AA, …: the letters of a column number (1-based). */
+function columnLetters(n: number): string {
+  let out = '';
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) out = String.fromCharCode(65 + ((k - 1) % 26)) + out;
+  return out;
+}
+
+/**
+ * Writes to a stream, waiting when it asks to (backpressure), so a slow client never fills memory; a client
+ * that went away aborts the wait, so the rows' cursor is closed rather than held forever.
+ */
+async function write(stream: Writable, chunk: string, signal: AbortSignal): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, 'drain', { signal });
+}
+
+/**
+ * Writes one worksheet's rows (arrays of values in the order of the columns) as XML, cell by cell from the
+ * declared formats: text as inline strings (made
+ * formula-safe), numbers and money as numbers, dates as date serials with a date format, yes/no as text.
+ * Rows are written in chunks of a few hundred to keep the number of stream writes small.
+ */
+async function writeSheet(
+  out: PassThrough,
+  columns: readonly SheetColumn[],
+  rows: AsyncIterable<readonly unknown[]>,
+  options: SheetOptions,
+  signal: AbortSignal,
+) {
+  const offsetAt = options.timeZone ? zoneOffsets(options.timeZone) : () => 0;
+  const letters = columns.map((_, i) => columnLetters(i + 1));
+  const cols = columns
+    .map((c, i) => {
+      // Overview widths are pixels; a spreadsheet counts characters (about 7 px each).
+      const width = c.width ? Math.round(c.width / 7) : c.format === 'datetime' ? 18 : c.format === 'date' ? 12 : 20;
+      return `<col min="${i + 1}" max="${i + 1}" width="${width}" customWidth="1"/>`;
+    })
+    .join('');
+  const header = columns.map((c, i) => `<c r="${letters[i]}1" t="inlineStr" s="1"><is><t>${xmlText(c.title)}</t></is></c>`).join('');
+  await write(
+    out,
+    `${XML_HEAD}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+      '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
+      `<cols>${cols}</cols><sheetData><row r="1">${header}</row>`,
+    signal,
+  );
+
+  const cell = (ref: string, value: unknown, format: ValueFormat | undefined): string => {
+    if (value === null || value === undefined || value === '') return '';
+    switch (format) {
+      case 'money':
+      case 'number': {
+        const n = Number(value);
+        return Number.isFinite(n) ? `<c r="${ref}"${format === 'money' ? ' s="4"' : ''}><v>${n}</v></c>` : '';
+      }
+      case 'date': {
+        // A calendar date: its serial is whole days, so no time zone moves it to another day.
+        const day = Date.parse(`${String(value).slice(0, 10)}T00:00:00Z`);
+        return Number.isNaN(day) ? '' : `<c r="${ref}" s="2"><v>${(day - EPOCH_MS) / DAY_MS}</v></c>`;
+      }
+      case 'datetime': {
+        const ms = value instanceof Date ? value.getTime() : Date.parse(String(value));
+        return Number.isNaN(ms) ? '' : `<c r="${ref}" s="3"><v>${(ms + offsetAt(ms) - EPOCH_MS) / DAY_MS}</v></c>`;
+      }
+      case 'bool':
+        return `<c r="${ref}" t="inlineStr"><is><t>${value ? 'Yes' : 'No'}</t></is></c>`;
+      default: {
+        const text = xmlText(safeText(String(value)));
+        return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${text}</t></is></c>`;
+      }
+    }
+  };
+
+  let n = 1;
+  let chunk = '';
+  let inChunk = 0;
+  for await (const row of rows) {
+    n += 1;
+    let xml = `<row r="${n}">`;
+    for (let i = 0; i < columns.length; i++) xml += cell(letters[i]! + n, row[i], columns[i]!.format);
+    chunk += `${xml}</row>`;
+    if (++inChunk === 500) {
+      await write(out, chunk, signal);
+      chunk = '';
+      inChunk = 0;
+    }
+  }
+  await write(out, `${chunk}</sheetData></worksheet>`, signal);
+  out.end();
+}
+
+/**
+ * Streams rows into an xlsx download as they arrive: the worksheet XML is written by hand (a few string
+ * templates per cell) into a zip stream with backpressure to the response, so memory stays flat and 100k rows
+ * take seconds (decision 014: exceljs's streaming writer managed a third of the speed).
+ */
+export async function sendXlsx(
+  res: Response,
+  filename: string,
+  sheetName: string,
+  columns: readonly SheetColumn[],
+  rows: AsyncIterable<readonly unknown[]>,
+  options: SheetOptions = {},
+): Promise<void> {
   res.status(200);
   res.attachment(filename);
   res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({
-    header: c.title,
-    key: c.field,
-    // Overview widths are pixels; a spreadsheet counts characters (about 7 px each).
-    width: c.width ? Math.round(c.width / 7) : c.format === 'datetime' ? 18 : c.format === 'date' ? 12 : 20,
-    style: numFmt[c.format ?? 'text'] ? { numFmt: numFmt[c.format ?? 'text'] } : {},
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-  for await (const row of rows) {
-    sheet.addRow(Object.fromEntries(columns.map((c) => [c.field, cellValue(row[c.field], c.format)]))).commit();
+  await writeXlsx(res, sheetName, columns, rows, options);
+}
+
+/** The xlsx file itself, written to any stream (the response, a file). */
+export async function writeXlsx(
+  target: Writable,
+  sheetName: string,
+  columns: readonly SheetColumn[],
+  rows: AsyncIterable<readonly unknown[]>,
+  options: SheetOptions = {},
+): Promise<void> {
+  // Level 1: the XML is repetitive enough that faster compression costs little size.
+  const zip = archiver('zip', { zlib: { level: 1 } });
+  const gone = new AbortController();
+  const finished = new Promise<void>((resolve, reject) => {
+    target.once('finish', resolve);
+    target.once('close', () => {
+      gone.abort();
+      resolve();
+    });
+    target.once('error', reject);
+    zip.once('error', reject);
+  });
+  zip.pipe(target);
+  for (const [name, content] of packageParts(sheetName)) zip.append(content, { name });
+  const sheet = new PassThrough({ highWaterMark: 256 * 1024 });
+  zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
+  try {
+    await writeSheet(sheet, columns, rows, options, gone.signal);
+  } catch (err) {
+    // The client went away, or reading the rows failed: end the file here; its own error is the one to report.
+    finished.catch(() => undefined);
+    sheet.destroy();
+    zip.abort();
+    throw err;
   }
-  sheet.commit();
-  await workbook.commit();
+  await zip.finalize();
+  await finished;
 }

@@ -8,7 +8,7 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { nameMatches } from '../../lib/search.js';
+import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
 
 const c = contracts;
 const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;
@@ -49,6 +49,8 @@ export function contractModule(ctx: AppContext): ResourceModule {
         .innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id))
         .innerJoin(scholarships, eq(scholarships.id, c.scholarship_id))
         .innerJoin(programs, eq(programs.id, c.program_id)),
+    // Search and filters are on the contract itself (the name search is a subquery); the joins are to-one on required keys.
+    countJoins: (q) => q,
     // A union of two index searches (application number, student name): an OR across the join would scan.
     search: (term) =>
       inArray(
@@ -58,6 +60,9 @@ export function contractModule(ctx: AppContext): ResourceModule {
           ctx.db.select({ id: c.id }).from(c).innerJoin(students, eq(students.id, c.student_id)).where(nameMatches(term)),
         ),
       ),
+    // Application numbers and student names that start with the text first.
+    searchRank: (term) =>
+      prefixRank([sql`lower(${c.application_number})`, ...nameKeys], term),
     filters: {
       contract_id: (v) => eq(c.id, Number(v)),
       student_id: (v) => eq(c.student_id, Number(v)),
@@ -112,7 +117,7 @@ function withEndDate(values: Row): Row {
 export function contractChoices(ctx: AppContext): Record<'contracts' | 'contract_status' | 'contracts_intake' | 'contracts_round' | 'contracts_year' | 'file_types', ChoiceSource> {
   const rounds = [0, 1, 2, 3, 4, 5].map((r) => ({ id: r, name: String(r) }));
   return {
-    contracts: tableChoices(ctx.db, { table: c, id: c.id, label: c.application_number }),
+    contracts: tableChoices(ctx.db, { table: c, id: c.id, label: c.application_number, matches: (term) => ilike(c.application_number, likePattern(term)) }),
     contract_status: tableChoices(ctx.db, { table: contractStatuses, id: contractStatuses.id, label: contractStatuses.name, order: 'id' }),
     contracts_intake: distinctChoices(ctx.db, { table: c, column: c.intake }),
     contracts_round: { list: async () => rounds, checksum: async () => 'rounds-0-5' },

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { canTransition, contractResource, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
-import { contracts, logEvents, students } from '@app/db';
-import { setupTestApp } from '../../test/app.js';
+import { batchRuns, contracts, logEvents, students } from '@app/db';
+import { putAsRead, setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createContract, createReferences, createStudent, userWithToken } from '../../test/factories.js';
@@ -151,9 +151,23 @@ describe('contracts: status lifecycle', () => {
   });
 });
 
+interface BulkBody {
+  ids: number[];
+  changes: Record<string, unknown>;
+  versions?: Record<string, string>;
+}
+
 describe('contracts: bulk edit', () => {
-  const bulk = async (body: object, token = admin.token) => {
-    const res = await api('post', '/contracts/bulk_edit', token).send(body);
+  /** Bulk Edit as the web sends it: with the version of each selected contract it loaded. */
+  const withVersions = async (body: BulkBody) => {
+    if (body.versions) return body;
+    const rows = await t.db.select({ id: contracts.id, stamp: contracts.edit_timestamp }).from(contracts).where(inArray(contracts.id, body.ids));
+    const stamps = new Map(rows.map((r) => [r.id, r.stamp.toISOString()]));
+    // An id that is not there gets any version: its row fails with "not found".
+    return { ...body, versions: Object.fromEntries(body.ids.map((id) => [id, stamps.get(id) ?? new Date().toISOString()])) };
+  };
+  const bulk = async (body: BulkBody, token = admin.token) => {
+    const res = await api('post', '/contracts/bulk_edit', token).send(await withVersions(body));
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     return waitForRun(t, token, res.body.run_id);
   };
@@ -188,6 +202,25 @@ describe('contracts: bulk edit', () => {
     expect(changed!.year2_finished).toBe(true);
   });
 
+  it('refuses a selection sent without the versions it was loaded at (428) and starts no run', async () => {
+    const a = await createContract(t.db);
+    const b = await createContract(t.db);
+    const runsBefore = await t.db.select({ n: count() }).from(batchRuns);
+    const none = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id, b.id], changes: { year1_finished: true } });
+    expect(none.status).toBe(428);
+    expect(none.body.message).toMatch(/^versions is required/);
+    const partial = await api('post', '/contracts/batch/bulk_edit', admin.token).send({
+      ids: [a.id, b.id],
+      changes: { year1_finished: true },
+      versions: { [a.id]: a.edit_timestamp.toISOString() },
+    });
+    expect(partial.status).toBe(428);
+    expect(partial.body.errors).toEqual({ versions: [`No version for record ${b.id}`] });
+    expect(await t.db.select({ n: count() }).from(batchRuns)).toEqual(runsBefore);
+    const rows = await t.db.select().from(contracts).where(inArray(contracts.id, [a.id, b.id]));
+    expect(rows.map((r) => r.year1_finished)).toEqual([false, false]);
+  });
+
   it('fails the row of an unknown id with its reason and changes the rest', async () => {
     const a = await createContract(t.db);
     const run = await bulk({ ids: [a.id, 999999], changes: { year2_finished: true } });
@@ -203,10 +236,10 @@ describe('contracts: bulk edit', () => {
     expect(same.rows[0]).toMatchObject({ ok: true, message: 'Nothing to change' });
     const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
     expect(row!.edit_timestamp).toEqual(a.edit_timestamp);
-    const empty = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: {} });
+    const empty = await api('post', '/contracts/bulk_edit', admin.token).send(await withVersions({ ids: [a.id], changes: {} }));
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual({ changes: ['Change at least one field'] });
-    const other = await api('post', '/contracts/bulk_edit', admin.token).send({ ids: [a.id], changes: { comments: 'x' } });
+    const other = await api('post', '/contracts/bulk_edit', admin.token).send(await withVersions({ ids: [a.id], changes: { comments: 'x' } }));
     expect(other.status).toBe(400);
     expect(other.body.errors).toHaveProperty('comments');
     expect((await api('post', '/contracts/bulk_edit').send({ ids: [a.id], changes: { year1_finished: true } })).status).toBe(403);
@@ -257,10 +290,10 @@ describe('contracts: rules of the record', () => {
 
   it('keeps the application ID of a contract from DreamApply read-only, with the reason', async () => {
     const c = await createContract(t.db, { da_application_id: 'DA-123' });
-    const res = await api('put', `/contracts/${c.id}`).send({ id: c.id, application_id: 'HAND-EDITED' });
+    const res = await putAsRead(t, user.token, `/contracts/${c.id}`, { id: c.id, application_id: 'HAND-EDITED' });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('application_id cannot be changed: This contract came from DreamApply: its application ID links it to the application');
-    expect((await api('put', `/contracts/${c.id}`).send({ id: c.id, comments: 'still editable' })).status).toBe(200);
+    expect((await putAsRead(t, user.token, `/contracts/${c.id}`, { id: c.id, comments: 'still editable' })).status).toBe(200);
   });
 
   it('refuses to delete a contract that still has documents, saying so', async () => {

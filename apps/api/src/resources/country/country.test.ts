@@ -158,7 +158,7 @@ describe('PUT /countries/:id', () => {
   it('answers 409 when the new code belongs to another country', async () => {
     await createCountry(t.db, { cntry_code: 'TKN' });
     const c = await createCountry(t.db);
-    const res = await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_code: 'TKN' });
+    const res = await api('put', `/countries/${c.id}`).set('If-Match', c.edit_timestamp.toISOString()).send({ id: c.id, cntry_code: 'TKN' });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('A Country with this Code already exists');
   });
@@ -190,7 +190,7 @@ describe('countries choice list', () => {
     const c = await createCountry(t.db, { cntry_code: 'CHK', cntry_name: 'Checksum' });
     const afterCreate = (await api('get', '/countries/choice_checksum/')).body.checksum;
     expect(afterCreate).not.toBe(before);
-    await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_name: 'Checksum renamed' });
+    await api('put', `/countries/${c.id}`).set('If-Match', c.edit_timestamp.toISOString()).send({ id: c.id, cntry_name: 'Checksum renamed' }).expect(200);
     expect((await api('get', '/countries/choice_checksum/')).body.checksum).not.toBe(afterCreate);
   });
 });

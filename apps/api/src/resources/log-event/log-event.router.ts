@@ -33,6 +33,8 @@ export function logEventModule(ctx: AppContext): ResourceModule {
         .leftJoin(users, eq(users.id, logEvents.usr_id))
         .leftJoin(students, eq(students.id, logEvents.student_id))
         .leftJoin(contracts, eq(contracts.id, logEvents.contract_id)),
+    // The quick filter reads the user's and the type's names; the student and contract joins only add columns.
+    countJoins: (q) => q.innerJoin(loggingTypes, eq(loggingTypes.id, logEvents.eventtype_id)).leftJoin(users, eq(users.id, logEvents.usr_id)),
     search: (term) => or(ilike(logEvents.le_message, likePattern(term)), ilike(users.usr_name, likePattern(term)), ilike(loggingTypes.name, likePattern(term))),
     filters: {
       student_id: (v) => eq(logEvents.student_id, Number(v)),

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, EVENT_TYPES } from '@app/contracts';
 import { loggingTypes, logEvents } from '@app/db';
-import { setupTestApp } from '../../test/app.js';
+import { putAsRead, setupTestApp } from '../../test/app.js';
 import { createCountry, createStudent, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
@@ -20,7 +20,7 @@ describe('events written with the change', () => {
   it('records create, update (changed fields old → new) and delete of a country, by whom', async () => {
     const created = await api('post', '/countries').send({ cntry_code: 'EVT', cntry_name: 'Eventland' });
     const id = created.body.id as number;
-    await api('put', `/countries/${id}`).send({ id, cntry_name: 'Eventland Two', cntry_code: 'EVT' });
+    expect((await putAsRead(t, admin.token, `/countries/${id}`, { id, cntry_name: 'Eventland Two', cntry_code: 'EVT' })).status).toBe(200);
     await api('delete', `/countries/${id}`);
     const events = await eventsOf(id);
     expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.create, EVENT_TYPE_IDS.update, EVENT_TYPE_IDS.delete]);
@@ -73,8 +73,8 @@ describe('events written with the change', () => {
   it('writes no event when nothing changed or when the change fails', async () => {
     const c = await createCountry(t.db, { cntry_code: 'NOC', cntry_name: 'Nochange' });
     await createCountry(t.db, { cntry_code: 'TAK' });
-    expect((await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_name: 'Nochange' })).status).toBe(200);
-    expect((await api('put', `/countries/${c.id}`).send({ id: c.id, cntry_code: 'TAK' })).status).toBe(409);
+    expect((await putAsRead(t, admin.token, `/countries/${c.id}`, { id: c.id, cntry_name: 'Nochange' })).status).toBe(200);
+    expect((await putAsRead(t, admin.token, `/countries/${c.id}`, { id: c.id, cntry_code: 'TAK' })).status).toBe(409);
     expect(await eventsOf(c.id)).toEqual([]);
   });
 
@@ -115,7 +115,7 @@ describe('GET /logging', () => {
     const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
     expect((await api('get', `/logging?usr_id=${other.id}&le_time_from=${today}&le_time_to=${today}`)).body.data).toHaveLength(2);
     expect((await api('get', `/logging?usr_id=${other.id}&le_time_to=2000-01-01`)).body.data).toHaveLength(0);
-    expect((await api('get', `/logging?usr_id=${other.id}&le_time_from=2999-01-01`)).body.data).toHaveLength(0);
+    expect((await api('get', `/logging?usr_id=${other.id}&le_time_from=2199-12-31`)).body.data).toHaveLength(0);
     const bad = await api('get', '/logging?le_time_from=yesterday');
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty('le_time_from');

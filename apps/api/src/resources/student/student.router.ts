@@ -7,7 +7,7 @@ import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
-import { nameMatches, wordsMatch } from '../../lib/search.js';
+import { nameMatches, nameRank, wordsMatch } from '../../lib/search.js';
 
 const s = students;
 const country = alias(countries, 'country');
@@ -47,7 +47,10 @@ export function studentModule(ctx: AppContext): ResourceModule {
         .leftJoin(citizenship1, eq(citizenship1.id, s.citizenship1_cntry_id))
         .leftJoin(requestUser, eq(requestUser.id, s.bankinfo_request_user))
         .leftJoin(updateUser, eq(updateUser.id, s.bankinfo_update_user)),
+    // Search and filters are on the student itself; the joins are to-one (country required, the rest optional).
+    countJoins: (q) => q,
     search: nameMatches,
+    searchRank: nameRank,
     filters: {
       name: (v) => nameMatches(String(v)),
       email_address: (v) => sql`lower(${s.email_address}) like lower(${likePattern(String(v))})`,
@@ -61,4 +64,4 @@ export function studentModule(ctx: AppContext): ResourceModule {
 }
 
 export const studentChoices = (ctx: AppContext) =>
-  tableChoices(ctx.db, { table: s, id: s.id, label: sql`${s.last_name} || ', ' || ${s.first_name}` });
+  tableChoices(ctx.db, { table: s, id: s.id, label: sql`${s.last_name} || ', ' || ${s.first_name}`, matches: nameMatches });

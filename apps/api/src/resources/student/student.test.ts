@@ -99,6 +99,16 @@ describe('students: quick filter and advanced filters', () => {
     expect(await names('search=jose%20orsted')).toEqual([]);
   });
 
+  it('lists names that start with the text first, then the others, each in the sort asked for', async () => {
+    await createStudent(t.db, { first_name: 'Anna', last_name: 'Bergmann', cntry_id: germany.id });
+    await createStudent(t.db, { first_name: 'Zoe', last_name: 'Mannheim', cntry_id: germany.id });
+    await createStudent(t.db, { first_name: 'Männy', last_name: 'Aalto', cntry_id: germany.id });
+    await createStudent(t.db, { first_name: 'Carl', last_name: 'Hermann', cntry_id: germany.id });
+    // Prefixes (of the last or the first name, accents aside) by last name, then the rest by last name.
+    expect(await names('search=mann')).toEqual(['Aalto', 'Mannheim', 'Bergmann', 'Hermann']);
+    expect(await names('search=mann&sort=last_name|desc')).toEqual(['Mannheim', 'Aalto', 'Hermann', 'Bergmann']);
+  });
+
   it('uses the trigram index for the name search, not a sequential scan', async () => {
     const query = t.db.select({ id: students.id }).from(students).where(nameMatches('muller')).toSQL();
     const client = await t.pool.connect();
@@ -161,5 +171,23 @@ describe('students: Export Selection', () => {
     expect(rows.slice(1).map((r) => r[1])).toEqual(['Müller-Ñúñez']);
     const bad = await api('post', '/students/download_report').send({ filter: { colour: 'red' } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('students: choice searched on the server', () => {
+  it('answers at most 50 students matching the text, by name, and the one a form holds', async () => {
+    for (let i = 0; i < 55; i++) await createStudent(t.db, { first_name: 'Chooser', last_name: `Quellé ${String(i).padStart(2, '0')}`, cntry_id: germany.id });
+    const held = await createStudent(t.db, { first_name: 'Held', last_name: 'Value', cntry_id: germany.id });
+    const res = await api('get', `/students/choice/search?search=quelle&id=${held.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(51);
+    expect(res.body[0]).toEqual({ id: held.id, name: 'Value, Held' });
+    expect(res.body[1].name).toBe('Quellé 00, Chooser');
+    expect(res.body[50].name).toBe('Quellé 49, Chooser');
+    // The held one is not named twice when it is among the matches.
+    const matched = await api('get', `/students/choice/search?search=held&id=${held.id}`);
+    expect(matched.body).toEqual([{ id: held.id, name: 'Value, Held' }]);
+    expect((await api('get', '/students/choice/search?id=abc')).body.errors).toHaveProperty('id');
+    expect((await api('get', '/students/choice/search?colour=red')).status).toBe(400);
   });
 });

@@ -4,6 +4,8 @@ import { EVENT_TYPE_IDS, ROLE_IDS } from '@app/contracts';
 import { logEvents, users } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createUser, loginToken, PASSWORD, userWithToken } from '../../test/factories.js';
+import { findActiveUser } from '../../lib/auth/sessions.js';
+import { userModule } from './user.router.js';
 
 const t = await setupTestApp();
 let admin: Awaited<ReturnType<typeof userWithToken>>;
@@ -11,6 +13,13 @@ const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = ad
   t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
 const login = (username: string, password: string) => t.http().post('/api/v1.0/auth/login').send({ username, password });
 const NEW_PASSWORD = 'a brand new passphrase';
+
+/** PUT with If-Match carrying the edit_timestamp the administrator's GET shows. */
+async function edit(id: number, changes: Record<string, unknown>, token = admin.token) {
+  const read = await api('get', `/users/${id}`);
+  return api('put', `/users/${id}`, token).set('If-Match', String(read.body.edit_timestamp)).send({ id, ...changes });
+}
+const userRow = async (id: number) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
 
 beforeAll(async () => {
   admin = await userWithToken(t.app, t.db, 'Administrator');
@@ -51,7 +60,7 @@ describe('users: create', () => {
     expect(res.status).toBe(201);
     expect((await login('ada', '')).status).toBe(400);
     expect((await login('ada', '!')).status).toBe(401);
-    const set = await api('put', `/users/${res.body.id}`).send({ id: res.body.id, usr_login_password: NEW_PASSWORD });
+    const set = await edit(res.body.id, { usr_login_password: NEW_PASSWORD });
     expect(set.status).toBe(200);
     const ok = await login('ada', NEW_PASSWORD);
     expect(ok.status).toBe(200);
@@ -83,7 +92,7 @@ describe('users: passwords and sessions', () => {
     const reader = await createUser(t.db, { role: 'Reader' });
     const other = await loginToken(t.app, reader);
     const current = await loginToken(t.app, reader);
-    const res = await api('put', `/users/${reader.id}`, current).send({ id: reader.id, usr_login_password: NEW_PASSWORD });
+    const res = await edit(reader.id, { usr_login_password: NEW_PASSWORD }, current);
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain(NEW_PASSWORD);
     expect((await api('get', '/auth/me', other)).status).toBe(401);
@@ -106,9 +115,9 @@ describe('users: passwords and sessions', () => {
   it('refuses a non-administrator changing anything else, or anyone else, and changes nothing', async () => {
     const user = await userWithToken(t.app, t.db, 'User');
     const victim = await createUser(t.db, { role: 'Reader' });
-    const own = await api('put', `/users/${user.id}`, user.token).send({ id: user.id, usr_first_name: 'Changed', usr_role_id: ROLE_IDS.Developer });
+    const own = await edit(user.id, { usr_first_name: 'Changed', usr_role_id: ROLE_IDS.Developer }, user.token);
     expect(own.status).toBe(403);
-    const others = await api('put', `/users/${victim.id}`, user.token).send({ id: victim.id, usr_login_password: NEW_PASSWORD });
+    const others = await edit(victim.id, { usr_login_password: NEW_PASSWORD }, user.token);
     expect(others.status).toBe(403);
     expect((await api('post', '/users', user.token).send(newUser('sneaky'))).status).toBe(403);
     expect((await login(victim.login, PASSWORD)).status).toBe(200);
@@ -118,7 +127,7 @@ describe('users: passwords and sessions', () => {
 
   it('lets an administrator set anyone\'s password, ending all of that user\'s sessions', async () => {
     const reader = await userWithToken(t.app, t.db, 'Reader');
-    const res = await api('put', `/users/${reader.id}`).send({ id: reader.id, usr_login_password: NEW_PASSWORD });
+    const res = await edit(reader.id, { usr_login_password: NEW_PASSWORD });
     expect(res.status).toBe(200);
     expect((await api('get', '/auth/me', reader.token)).status).toBe(401);
     expect((await api('get', '/auth/me')).status).toBe(200);
@@ -126,12 +135,99 @@ describe('users: passwords and sessions', () => {
 
   it('ends a user\'s sessions when deactivated, and refuses deactivating oneself', async () => {
     const reader = await userWithToken(t.app, t.db, 'Reader');
-    expect((await api('put', `/users/${reader.id}`).send({ id: reader.id, usr_active: false })).status).toBe(200);
+    expect((await edit(reader.id, { usr_active: false })).status).toBe(200);
     expect((await api('get', '/auth/me', reader.token)).status).toBe(401);
-    const self = await api('put', `/users/${admin.id}`).send({ id: admin.id, usr_active: false });
+    const self = await edit(admin.id, { usr_active: false });
     expect(self.status).toBe(409);
     expect(self.body.message).toBe('You cannot deactivate your own account');
-    expect((await api('put', `/users/${admin.id}`).send({ id: admin.id, usr_role_id: ROLE_IDS.Reader })).status).toBe(409);
+    expect((await edit(admin.id, { usr_role_id: ROLE_IDS.Reader })).status).toBe(409);
+  });
+});
+
+describe('users: Developer accounts are managed by Developers only', () => {
+  it('refuses an Administrator creating a Developer, and creates nothing', async () => {
+    const res = await api('post', '/users').send(newUser('would_be_dev', { usr_role_id: ROLE_IDS.Developer }));
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('Only a Developer may create or change a Developer account');
+    expect(await t.db.select().from(users).where(eq(users.usr_login_name, 'would_be_dev'))).toHaveLength(0);
+  });
+
+  it('refuses an Administrator raising anyone (themselves included) to Developer', async () => {
+    const reader = await createUser(t.db, { role: 'Reader' });
+    expect((await edit(reader.id, { usr_role_id: ROLE_IDS.Developer })).status).toBe(403);
+    expect((await edit(admin.id, { usr_role_id: ROLE_IDS.Developer })).status).toBe(403);
+    expect((await userRow(reader.id)).usr_role_id).toBe(ROLE_IDS.Reader);
+    expect((await userRow(admin.id)).usr_role_id).toBe(ROLE_IDS.Administrator);
+  });
+
+  it('refuses an Administrator editing, demoting, deactivating or setting the password of a Developer, and changes nothing', async () => {
+    const developer = await userWithToken(t.app, t.db, 'Developer');
+    const before = await userRow(developer.id);
+    for (const changes of [
+      { usr_first_name: 'Renamed' },
+      { usr_role_id: ROLE_IDS.Reader },
+      { usr_active: false },
+      { usr_login_password: NEW_PASSWORD },
+    ]) {
+      const res = await edit(developer.id, changes);
+      expect(res.status, JSON.stringify(changes)).toBe(403);
+    }
+    expect(await userRow(developer.id)).toEqual(before);
+    expect((await api('get', '/auth/me', developer.token)).status).toBe(200);
+    expect((await login(developer.login, PASSWORD)).status).toBe(200);
+  });
+
+  it('lets a Developer create a Developer and set a Developer\'s password', async () => {
+    const developer = await userWithToken(t.app, t.db, 'Developer');
+    const created = await api('post', '/users', developer.token).send(newUser('new_dev', { usr_role_id: ROLE_IDS.Developer, usr_login_password: NEW_PASSWORD }));
+    expect(created.status).toBe(201);
+    expect((await edit(created.body.id, { usr_first_name: 'Grace' }, developer.token)).status).toBe(200);
+  });
+});
+
+describe('users: the last active Developer stays', () => {
+  it('refuses removing the last active Developer, even for work begun by a Developer who has since lost the role', async () => {
+    await t.db.update(users).set({ usr_active: false }).where(eq(users.usr_role_id, ROLE_IDS.Developer));
+    const actor = await createUser(t.db, { role: 'Developer' });
+    const last = await createUser(t.db, { role: 'Developer' });
+    const actorUser = (await findActiveUser(t.db, actor.id))!;
+    await t.db.update(users).set({ usr_active: false }).where(eq(users.id, actor.id));
+    const { service } = userModule(t.ctx);
+    const version = (await service.get(last.id)).edit_timestamp as Date;
+    for (const changes of [{ usr_active: false }, { usr_role_id: ROLE_IDS.Administrator }]) {
+      await expect(service.update(last.id, { id: last.id, ...changes }, version.toISOString(), { user: actorUser })).rejects.toMatchObject({
+        status: 409,
+        message: 'This is the last active Developer: make another user a Developer first',
+      });
+    }
+    expect(await userRow(last.id)).toMatchObject({ usr_active: true, usr_role_id: ROLE_IDS.Developer });
+  });
+
+  it('refuses a Developer deactivating or demoting themselves, with a message', async () => {
+    const developer = await userWithToken(t.app, t.db, 'Developer');
+    const off = await edit(developer.id, { usr_active: false }, developer.token);
+    expect(off.status).toBe(409);
+    expect(off.body.message).toBe('You cannot deactivate your own account');
+    expect((await edit(developer.id, { usr_role_id: ROLE_IDS.Administrator }, developer.token)).status).toBe(409);
+    expect(await userRow(developer.id)).toMatchObject({ usr_active: true, usr_role_id: ROLE_IDS.Developer });
+  });
+});
+
+describe('users: a change of role or state counts from the next request', () => {
+  it('a lowered role is refused on the next request, a raised one allowed, with the same token', async () => {
+    const user = await userWithToken(t.app, t.db, 'Administrator');
+    expect((await api('get', '/users', user.token)).status).toBe(200);
+    expect((await edit(user.id, { usr_role_id: ROLE_IDS.Reader })).status).toBe(200);
+    expect((await api('post', '/users', user.token).send(newUser('not_any_more'))).status).toBe(403);
+    expect((await api('get', '/auth/me', user.token)).body.user.userrole_name).toBe('Reader');
+    expect((await edit(user.id, { usr_role_id: ROLE_IDS.Administrator })).status).toBe(200);
+    expect((await api('post', '/users', user.token).send(newUser('again_admin'))).status).toBe(201);
+  });
+
+  it('a deactivated user is refused on the next request', async () => {
+    const user = await userWithToken(t.app, t.db, 'User');
+    expect((await edit(user.id, { usr_active: false })).status).toBe(200);
+    expect((await api('get', '/auth/me', user.token)).status).toBe(401);
   });
 });
 
@@ -150,7 +246,7 @@ describe('users choice list', () => {
     const before = (await api('get', '/users/choice_checksum')).body.checksum;
     const list = (await api('get', '/users/choice')).body;
     expect(list).toContainEqual({ id: admin.id, name: 'Test Administrator' });
-    await api('put', `/users/${admin.id}`).send({ id: admin.id, usr_first_name: 'Renamed' });
+    await edit(admin.id, { usr_first_name: 'Renamed' });
     expect((await api('get', '/users/choice_checksum')).body.checksum).not.toBe(before);
   });
 });

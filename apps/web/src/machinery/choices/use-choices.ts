@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Choice, ChoiceChecksum } from '@app/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Choice, ChoiceChecksum, SearchedChoiceListName } from '@app/contracts';
 import { api, type QueryValue } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 
@@ -25,4 +25,17 @@ export function useChoices(name: string, params?: Record<string, QueryValue>) {
     isLoading: checksum.isLoading || list.isLoading,
     error: checksum.error ?? list.error,
   };
+}
+
+/**
+ * A list searched on the server (every student, every contract): the first matches of `term` and the choice
+ * with id `held`, asked again as the text changes; the options on screen stay while the next ones load.
+ */
+export function useSearchedChoices(name: SearchedChoiceListName, term: string, held: number | undefined) {
+  const query = useQuery({
+    queryKey: queryKeys.choiceSearch(name, term, held),
+    queryFn: ({ signal }) => api.get<Choice[]>(`/${name}/choice/search`, { query: { search: term || undefined, id: held }, signal }),
+    placeholderData: keepPreviousData,
+  });
+  return { choices: query.data ?? [], isLoading: query.isFetching, error: query.error };
 }

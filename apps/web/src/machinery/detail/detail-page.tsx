@@ -147,9 +147,13 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           <RecordActions detail={detail} view={view} />
           {extras?.(detail)}
           {mode === 'read' && detail.canWrite && record && (
-            <Button variant="default" onClick={detail.startEdit}>
-              Edit
-            </Button>
+            <Tooltip label={detail.lockedBy} disabled={!detail.lockedBy} withArrow>
+              <span>
+                <Button variant="default" onClick={detail.startEdit} disabled={detail.lockedBy !== null} aria-description={detail.lockedBy ?? undefined}>
+                  Edit
+                </Button>
+              </span>
+            </Tooltip>
           )}
           {mode === 'edit' && (
             <Button variant="default" onClick={detail.undoEdit} disabled={detail.saving}>

@@ -2,7 +2,7 @@ import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
-import { defaultView, readOnlyFieldsOf, whyNotDeletable, type AnyResource, type ViewDescriptor } from '@app/contracts';
+import { defaultView, readOnlyFieldsOf, whyLockedFor, whyNotDeletable, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -129,7 +129,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const alerts = useAlerts();
-  const { hasLevel } = useAuth();
+  const { hasLevel, user } = useAuth();
   const canWrite = hasLevel(descriptor.access.write);
   const canDelete = canWrite && descriptor.deletable;
   const mode: DetailMode = isNew ? 'new' : searchParams.get('mode') === 'edit' && canWrite ? 'edit' : 'read';
@@ -312,8 +312,10 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     isReadOnly,
     /** Why this record keeps a field read-only, where a rule of the record does. */
     readOnlyReason: (name: string): string | undefined => frozen[name],
+    /** Why the user's role may not change this record (its rules), or null: Edit and Delete say so. */
+    lockedBy: record ? whyLockedFor(descriptor, record, user?.userrole_name) : null,
     /** Why this record cannot be deleted (its rules), or null. */
-    deleteBlockedBy: record && descriptor.deletable ? whyNotDeletable(descriptor, record) : null,
+    deleteBlockedBy: record && descriptor.deletable ? (whyLockedFor(descriptor, record, user?.userrole_name) ?? whyNotDeletable(descriptor, record)) : null,
     fieldError,
     formErrors: validation.formErrors,
     isValid: validation.valid,

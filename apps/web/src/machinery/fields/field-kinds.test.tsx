@@ -270,6 +270,25 @@ describe('field kinds', () => {
     expect(wire()).toBeNull();
   });
 
+  it('select from a list searched on the server: asks for the typed text and the held id, shows the answer as it is', async () => {
+    const api = stubApi({ 'GET /students/choice/search': { body: [{ id: 7, name: 'Muster, Max' }] } });
+    const def: FieldDef = { name: 'student_id', label: 'Student', kind: 'select', choices: 'students' };
+    const { user, wire } = renderField(def, { value: 7, api });
+    const box = combo(/^Student/);
+    await waitFor(() => expect(box).toHaveValue('Muster, Max'));
+    expect(api.last('GET /students/choice/search')!.query.get('id')).toBe('7');
+    expect(api.sent('GET /students/choice')).toHaveLength(0);
+    // The server matches accents aside: "Müller" for "muller" is shown, not filtered away again by its label.
+    api.on('GET /students/choice/search', { body: [{ id: 9, name: 'Müller, Jana' }] });
+    await user.click(box);
+    await user.clear(box);
+    await user.type(box, 'muller');
+    await waitFor(() => expect(api.last('GET /students/choice/search')!.query.get('search')).toBe('muller'));
+    const listbox = await screen.findByRole('listbox');
+    await user.click(await within(listbox).findByRole('option', { name: 'Müller, Jana' }));
+    expect(wire()).toBe(9);
+  });
+
   it('read-only: the same inputs, read-only, formatted the same way', async () => {
     const { user, wires } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10, readOnly: true });
     expect(input(/^Amount/)).toHaveAttribute('readonly');

@@ -1,9 +1,10 @@
-import { useState, type ComponentType } from 'react';
+import { useState, type ComponentProps, type ComponentType } from 'react';
 import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { parseAmount } from '@app/contracts';
+import { useDebouncedValue } from '@mantine/hooks';
+import { isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
-import { useChoices } from '../choices/use-choices';
+import { useChoices, useSearchedChoices } from '../choices/use-choices';
 import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
 import type { FieldDef, FieldInputProps, FieldKind, SelectOption } from './types';
 
@@ -235,7 +236,12 @@ interface SelectInputProps extends FieldInputProps {
   options: readonly SelectOption[];
   searchable?: boolean;
   loading?: boolean;
+  /** The options are the server's matches of the typed text: shown as they are, the text sent on. */
+  onSearch?: (text: string) => void;
 }
+
+/** Options the server has matched already (accents and word order aside) are not filtered again by their label. */
+const allOptions: NonNullable<ComponentProps<typeof Select>['filter']> = ({ options }) => options;
 
 const LONG_LIST = 1000;
 const LONG_LIST_SHOWN = 100;
@@ -260,8 +266,21 @@ function SelectInput(props: SelectInputProps) {
       comboboxProps={{ withinPortal: true }}
       // Long lists (every student) draw only the first matches of what is typed, not thousands of options.
       limit={data.length > LONG_LIST ? LONG_LIST_SHOWN : undefined}
+      {...(props.onSearch && { onSearchChange: props.onSearch, filter: allOptions })}
     />
   );
+}
+
+/** Typing stops this long before the server is asked for the matches. */
+const SEARCH_PAUSE_MS = 300;
+
+function SearchedChoiceSelect(props: FieldInputProps & { choices: SearchedChoiceListName }) {
+  const [text, setText] = useState('');
+  const [term] = useDebouncedValue(text.trim(), SEARCH_PAUSE_MS);
+  const held = props.value === null || props.value === undefined || props.value === '' ? undefined : Number(props.value);
+  const { choices, isLoading } = useSearchedChoices(props.choices, term, held);
+  const options = choices.map((c) => ({ value: c.id, label: c.name }));
+  return <SelectInput {...props} options={options} searchable loading={isLoading} onSearch={setText} />;
 }
 
 function ChoiceSelect(props: FieldInputProps & { choices: NonNullable<FieldDef['choices']> }) {
@@ -272,6 +291,7 @@ function ChoiceSelect(props: FieldInputProps & { choices: NonNullable<FieldDef['
 
 function SelectField(props: FieldInputProps) {
   const { choices, options } = props.def;
+  if (choices && isSearchedChoiceList(choices)) return <SearchedChoiceSelect {...props} choices={choices} />;
   if (choices) return <ChoiceSelect {...props} choices={choices} />;
   return <SelectInput {...props} options={options ?? []} searchable={(options?.length ?? 0) > 10} />;
 }

@@ -152,6 +152,11 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="range-text">
             {pagination ? rangeText(pagination) : ''}
           </Text>
+          {pagination?.estimated && (
+            <Button variant="subtle" size="compact-xs" onClick={overview.countExactly} title="The total is PostgreSQL's estimate: count the rows exactly">
+              Count
+            </Button>
+          )}
           <ActionIcon
             variant="default"
             aria-label="Previous page"

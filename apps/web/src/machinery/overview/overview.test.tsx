@@ -42,6 +42,18 @@ describe('overview', () => {
     expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
   });
 
+  it('shows an estimated total as "about", and counts exactly when Count is pressed', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 100_000, estimated: true }) });
+    const { user } = renderApp('/countries', api);
+    expect(await screen.findByText('1-50 of about 100000')).toBeInTheDocument();
+    expect(lastList(api).has('count')).toBe(false);
+    api.on('GET /countries', page(countries(1, 3), { total: 100_024 }));
+    await user.click(screen.getByRole('button', { name: 'Count' }));
+    expect(await screen.findByText('1-50 of 100024')).toBeInTheDocument();
+    expect(lastList(api).get('count')).toBe('exact');
+    expect(screen.queryByRole('button', { name: 'Count' })).not.toBeInTheDocument();
+  });
+
   it('pages with Next page and Previous page, each disabled at its end', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
     const { user } = renderApp('/countries', api);

@@ -43,6 +43,8 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     ),
   );
   const [searchInput, setSearchInputState] = useState(state.search);
+  /** An unfiltered big list shows the server's estimate ("about"); the user may ask for the exact count. */
+  const [exactCount, setExactCount] = useState(false);
   const [selected, setSelected] = useState<readonly Id[]>([]);
   /** The version (edit_timestamp) of each selected row as it was shown: a batch refuses rows changed since. */
   const [versions, setVersions] = useState<Readonly<Record<string, string>>>({});
@@ -120,8 +122,9 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     p.sort = formatSort(state.sort.length > 0 ? state.sort : defaultSort);
     p.page = state.page;
     p.per_page = perPage;
+    if (exactCount) p.count = 'exact';
     return p;
-  }, [state, fixedFilters, defaultSort, perPage]);
+  }, [state, fixedFilters, defaultSort, perPage, exactCount]);
 
   const query = useQuery({
     queryKey: queryKeys.list(descriptor.key, params),
@@ -213,6 +216,7 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     clearSelection,
     rows,
     pagination,
+    countExactly: () => setExactCount(true),
     isLoading: query.isLoading,
     isFetching: query.isFetching,
     error: query.error,

@@ -13,7 +13,8 @@ import type { Detail } from '../../machinery/detail/use-detail';
 /** The password rules of the contract (length), checked before anything is sent; the repeat is compared on submit. */
 const passwordRules = schemaResolver(z.object({ password: PasswordSchema }), { sync: true });
 
-function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
+/** `version` is the edit_timestamp of the user record on screen, sent back in If-Match like every update. */
+function SetPasswordDialog({ userId, version, onClose }: { userId: number; version: string; onClose: () => void }) {
   const form = useForm({
     mode: 'controlled',
     initialValues: { password: '', repeat: '' },
@@ -24,7 +25,7 @@ function SetPasswordDialog({ userId, onClose }: { userId: number; onClose: () =>
 
   const mutation = useMutation({
     mutationFn: (usr_login_password: string) =>
-      api.put<User>(`/${userResource.apiPath}/${userId}`, { id: userId, usr_login_password }),
+      api.put<User>(`/${userResource.apiPath}/${userId}`, { id: userId, usr_login_password }, { headers: { 'If-Match': version } }),
     onSuccess: async (row) => {
       onClose();
       alerts.showSuccess('Password set');
@@ -92,7 +93,7 @@ export function SetPasswordButton({ detail }: { detail: Detail }) {
   const { user, hasLevel } = useAuth();
   const [opened, setOpened] = useState(false);
   const { record, mode } = detail;
-  if (mode !== 'read' || !record) return null;
+  if (mode !== 'read' || !record || detail.lockedBy) return null;
   const userId = Number(record.id);
   if (!hasLevel(userResource.access.write) && userId !== user?.id) return null;
   return (
@@ -101,7 +102,7 @@ export function SetPasswordButton({ detail }: { detail: Detail }) {
         Set Password
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Set Password" centered size="sm">
-        {opened && <SetPasswordDialog userId={userId} onClose={() => setOpened(false)} />}
+        {opened && <SetPasswordDialog userId={userId} version={String(record.edit_timestamp)} onClose={() => setOpened(false)} />}
       </Modal>
     </>
   );

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ROLES, type SessionUser } from '@app/contracts';
+import { ROLE_IDS, ROLES, type SessionUser } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { adminUser, choiceList, failure, page, plainUser, readerUser, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
@@ -85,6 +85,15 @@ describe('users', () => {
     });
   });
 
+  it("offers an Administrator neither Edit nor Set Password on a Developer's account, and says why", async () => {
+    const developer: SessionUser = { ...plainUser, id: 7, usr_login_name: 'dev', usr_name: 'Dee Veloper', usr_role_id: ROLE_IDS.Developer, userrole_name: 'Developer' };
+    await openUser('/user/7', userApi({ 'GET /users/7': { body: userRow(developer) } }));
+    const edit = screen.getByRole('button', { name: 'Edit' });
+    expect(edit).toBeDisabled();
+    expect(edit).toHaveAccessibleDescription('Only a Developer may create or change a Developer account');
+    expect(screen.queryByRole('button', { name: 'Set Password' })).not.toBeInTheDocument();
+  });
+
   describe('Set Password', () => {
     it('shows "Passwords do not match", closes and sends nothing when the entries differ', async () => {
       const { user, api } = await openUser('/user/3');
@@ -108,7 +117,7 @@ describe('users', () => {
       expect(submit).toBeEnabled();
     });
 
-    it('sends PUT /users/{id} with the id and the password alone when both entries match, then confirms in green', async () => {
+    it('sends PUT /users/{id} with the id and the password alone, and the version on screen in If-Match, when both entries match, then confirms in green', async () => {
       const api = userApi({ 'PUT /users/3': { body: userRow(plainUser) } });
       const { user } = await openUser('/user/3', api);
       const dialog = await openSetPassword(user);
@@ -119,6 +128,7 @@ describe('users', () => {
       const puts = api.sent('PUT /users/3');
       expect(puts).toHaveLength(1);
       expect(puts[0]!.body).toEqual({ id: 3, usr_login_password: NEW_PASSWORD });
+      expect(puts[0]!.headers['if-match']).toBe(SEEN);
     });
 
     it('refuses a short password before sending, and shows the message of a 400 under the field', async () => {

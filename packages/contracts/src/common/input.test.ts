@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { cleanInput, dateRangeProblem, textProblem } from './input.js';
+import { isoDate, optionalText, requiredText, wholeNumber } from './fields.js';
+
+describe('text rules', () => {
+  it('refuses NUL and lone surrogates, accepts paired surrogates (emoji)', () => {
+    expect(textProblem('a\u0000b')).toMatch(/NUL/);
+    expect(textProblem('a\ud800')).toMatch(/surrogate/);
+    expect(textProblem('\udc00a')).toMatch(/surrogate/);
+    expect(textProblem('ok 😀 \u202e')).toBeUndefined();
+  });
+
+  it('text fields name the field and store NFC', () => {
+    expect(requiredText('Name').safeParse('x\u0000').error?.issues[0]?.message).toBe('Name must not contain a NUL character');
+    expect(optionalText('Comment').parse('Co\u0301te')).toBe('C\u00f3te');
+    expect(requiredText('Name').safeParse(undefined).error?.issues[0]?.message).toBe('Name is required');
+  });
+});
+
+describe('required text', () => {
+  it('says "is required" when missing, null (an emptied form field) or blank, and "must be text" for a number', () => {
+    const name = requiredText('Name', 100);
+    for (const value of [undefined, null, '', '   ']) expect(name.safeParse(value).error?.issues[0]?.message, String(value)).toBe('Name is required');
+    expect(name.safeParse(12).error?.issues[0]?.message).toBe('Name must be text');
+  });
+});
+
+describe('dates and whole numbers', () => {
+  it('accepts real calendar dates from 1900-01-01 to 2199-12-31 only', () => {
+    for (const bad of ['0000-01-01', '1899-12-31', '2200-01-01', '10000-01-01', '2026-02-30']) expect(isoDate('D').safeParse(bad).success, bad).toBe(false);
+    for (const good of ['1900-01-01', '2199-12-31', '2024-02-29']) expect(isoDate('D').safeParse(good).success, good).toBe(true);
+    expect(dateRangeProblem('2200-01-01')).toBe('must be between 1900-01-01 and 2199-12-31');
+  });
+
+  it('keeps whole numbers within int4', () => {
+    for (const bad of ['2147483648', '-2147483649', '1e309', 'NaN', '1.5']) expect(wholeNumber('n').safeParse(bad).success, bad).toBe(false);
+    expect(wholeNumber('n').parse('2147483647')).toBe(2147483647);
+  });
+});
+
+describe('cleanInput', () => {
+  it('reports every bad string by its path and copies objects without a prototype', () => {
+    const { value, errors } = cleanInput(JSON.parse('{"a":{"b":["ok","x\\u0000"]},"__proto__":{"polluted":1},"n":"e\\u0301"}'));
+    expect(Object.keys(errors)).toEqual(['a.b.1']);
+    expect(Object.getPrototypeOf(value)).toBeNull();
+    expect(Object.keys(value as object)).toEqual(['a', '__proto__', 'n']);
+    expect((value as { n: string }).n).toBe('\u00e9');
+    expect(({} as { polluted?: number }).polluted).toBeUndefined();
+  });
+
+  it('refuses input nested too deeply', () => {
+    expect(Object.keys(cleanInput(JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`)).errors)).toHaveLength(1);
+  });
+});

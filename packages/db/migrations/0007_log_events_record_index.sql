@@ -1,0 +1,1 @@
+CREATE INDEX "log_events_record_idx" ON "log_events" USING btree ("resource","record_id","le_time" DESC NULLS LAST);
