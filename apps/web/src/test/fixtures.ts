@@ -50,8 +50,12 @@ export const session = (user: SessionUser = adminUser): Answers => ({ 'GET /auth
 export const noSession = (): Answers => ({ 'GET /auth/me': failure(401, 'Not logged in') });
 
 /** A page of a list as the API answers it: these rows, with the range of `total` rows they are said to be. */
-export function page(rows: readonly Row[], { total = rows.length, current = 1, perPage = 50, estimated = false } = {}): Answer {
-  return { body: { data: rows, links: { pagination: paginate(total, current, perPage, estimated) } } };
+export function page(
+  rows: readonly Row[],
+  { total = rows.length, current = 1, perPage = 50, estimated = false, next, prev }: { total?: number; current?: number; perPage?: number; estimated?: boolean; next?: string; prev?: string } = {},
+): Answer {
+  const links = { pagination: paginate(total, current, perPage, estimated), ...(next && { next }), ...(prev && { prev }) };
+  return { body: { data: rows, links } };
 }
 
 /** An error answer of the API (`{ message, errors }`). */

@@ -48,7 +48,29 @@ export interface Pagination {
 
 export interface Paged<Row> {
   data: Row[];
-  links: { pagination: Pagination };
+  /**
+   * `next` and `prev`: cursors for the pages beside this one (keyset paging: the next page starts after this
+   * page's last row, however deep, instead of skipping rows). Sent back as `cursor` with that page's number;
+   * absent where the sort cannot be paged that way (a searched list, a sort on a column that may be empty).
+   */
+  links: { pagination: Pagination; next?: string; prev?: string };
+}
+
+/** A keyset cursor: the page after or before the record with this id, in the list's order. */
+export interface Cursor {
+  direction: 'after' | 'before';
+  id: number;
+}
+
+const CURSOR = /^(after|before):([1-9][0-9]{0,9})$/;
+
+export const formatCursor = (c: Cursor): string => `${c.direction}:${c.id}`;
+
+/** `after:123` → the cursor; anything else is not one. */
+export function parseCursor(text: string): Cursor | undefined {
+  const m = CURSOR.exec(text);
+  const id = Number(m?.[2]);
+  return m && id <= INT4_MAX ? { direction: m[1] as Cursor['direction'], id } : undefined;
 }
 
 export function paginate(total: number, page: number, perPage: number, estimated = false): Pagination {
@@ -86,6 +108,10 @@ export const ListParamsSchema = z.object({
   sort: text('sort').max(500, 'sort must be at most 500 characters').optional(),
   /** `exact`: count the rows even where an estimate would do (an unfiltered big table). */
   count: z.enum(['exact'], { error: 'count must be exact' }).optional(),
+  /** From `links.next` / `links.prev`, with the number of the page it leads to. */
+  cursor: text('cursor')
+    .refine((c) => parseCursor(c) !== undefined, 'cursor must be a next or prev link of a list')
+    .optional(),
 });
 
 export type ListParams = z.infer<typeof ListParamsSchema>;
@@ -98,4 +124,6 @@ export interface ListQuery<Filter> {
   filters: Filter;
   /** Count the rows even where the planner's estimate would do. */
   exactCount?: boolean;
+  /** Keyset paging: the page is the one after or before this record (`page` still numbers it). */
+  cursor?: Cursor;
 }

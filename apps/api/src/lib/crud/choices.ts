@@ -82,7 +82,11 @@ export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Rou
   const router = Router();
   for (const name of CHOICE_LISTS) {
     const source = sources[name];
-    route(router, 'get', `/${name}/choice`, async (_req, res) => {
+    // The checksum is the list's ETag: a client that has the list sends it back and gets a 304 without it.
+    route(router, 'get', `/${name}/choice`, async (req, res) => {
+      const etag = `"${await source.checksum()}"`;
+      res.set('ETag', etag);
+      if (req.get('If-None-Match') === etag) return void res.status(304).end();
       res.json(await source.list());
     });
     route(router, 'get', `/${name}/choice_checksum`, async (_req, res) => {

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
+  formatCursor,
   formatDateTime,
   paginate,
   readOnlyFieldsOf,
@@ -9,17 +10,20 @@ import {
   whyLockedFor,
   whyNotDeletable,
   type AnyResource,
+  type Cursor,
   type EventTypeKey,
   type FieldChanges,
   type ListQuery,
   type Paged,
   type SessionUser,
+  type SortDirection,
   type SortKey,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
+import { runPrepared, type Preparable } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
 type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
@@ -75,6 +79,11 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    * matches through the search index instead of walking the sort's index and testing every row.
    */
   searchRank?: (term: string) => SQL;
+  /**
+   * Sortable fields read through an inner join on a required key, so never NULL (a student's last name on a
+   * contract): like the table's own NOT NULL columns, a list sorted by them is paged by keyset (`links.next`).
+   */
+  neverNull?: readonly string[];
   /** One condition builder per advanced filter field of the descriptor. */
   filters?: Record<string, (value: unknown) => SQL | undefined>;
   /** Unique constraint name → the field it guards and its label, named by the 409. */
@@ -181,9 +190,38 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return 'getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn);
   }
 
+  /** The sort field's column when it is one (not a computed expression). */
+  const columnOf = (field: string): AnyPgColumn | undefined => {
+    const c = columns[field];
+    return is(c, Column) ? (c as AnyPgColumn) : undefined;
+  };
+
+  /** Whether the list's order reads only the table's own columns (no lookup needs joining to find a page). */
+  const ownColumnsOnly = (sort: readonly SortKey[]) => sort.every((k) => columnOf(k.field)?.table === config.table);
+
+  /** The direction ties are broken in (by id): the sort's when it has one direction, so a keyset spans it. */
+  const tieDirection = (sort: readonly SortKey[]): SortDirection =>
+    sort.length > 0 && sort.every((k) => k.direction === sort[0]?.direction) ? (sort[0]?.direction ?? 'asc') : 'asc';
+
+  /**
+   * The order's columns (the id last) when a page can be found from the row beside it — keyset paging: every
+   * key a column that is never NULL, all in one direction. Otherwise pages are found by skipping rows.
+   */
+  function keysetOf(sort: readonly SortKey[]): { keys: AnyPgColumn[]; direction: SortDirection } | undefined {
+    const keys: AnyPgColumn[] = [];
+    for (const k of sort) {
+      const c = columnOf(k.field);
+      const neverNull = c !== undefined && ((c.table === config.table && c.notNull) || config.neverNull?.includes(k.field));
+      if (!neverNull || k.direction !== sort[0]?.direction) return undefined;
+      keys.push(c);
+    }
+    return { keys: [...keys, table.id], direction: tieDirection(sort) };
+  }
+
   function orderOf(sort: readonly SortKey[], search?: string) {
     const rank = search && config.searchRank ? [asc(config.searchRank(search))] : [];
-    return [...rank, ...sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))), asc(table.id)];
+    const tie = tieDirection(sort) === 'asc' ? asc(table.id) : desc(table.id);
+    return [...rank, ...sort.map((k) => (k.direction === 'asc' ? asc(sortColumn(k.field)) : desc(sortColumn(k.field)))), tie];
   }
 
   function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
@@ -292,26 +330,53 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     /**
      * One page: the page's ids are found first (filter, sort, limit, offset: nothing else computed for the
-     * rows skipped), then only those rows get their joined names and computed columns. The count joins only
-     * what the filter needs.
+     * rows skipped, and no lookup joined unless the order reads it), then only those rows get their joined names
+     * and computed columns. The count joins only what the filter needs. Without a search text the statements
+     * are prepared (planned once per connection); a searched list is planned for its text, whose selectivity
+     * decides between the search index and the sort's.
      */
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
       const where = whereOf(query);
       const order = orderOf(query.sort, query.search);
+      const run = <R>(q: Preparable<R> & { execute(): Promise<R> }): Promise<R> => (query.search ? q.execute() : runPrepared(q));
       const counting = async (): Promise<{ total: number; estimated: boolean }> => {
         if (!where && !query.exactCount) {
           const estimate = await estimatedRows();
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
-        const [counted] = await withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where);
+        const [counted] = await run(withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where));
         return { total: Number(counted?.total ?? 0), estimated: false };
       };
-      const pageIds = withJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
-        .where(where)
-        .orderBy(...order)
-        .limit(query.perPage)
-        .offset((query.page - 1) * query.perPage);
-      const [counted, data] = await Promise.all([counting(), selectRows(db).where(inArray(table.id, pageIds)).orderBy(...order)]);
+      const pageJoins = ownColumnsOnly(query.sort) ? withCountJoins : withJoins;
+      const keyset = query.search ? undefined : keysetOf(query.sort);
+      const pageIds = () =>
+        pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
+          .where(where)
+          .orderBy(...order)
+          .limit(query.perPage)
+          .offset((query.page - 1) * query.perPage);
+      /** The rows after (or before) the cursor's row in the list's order: as quick on page 1,000 as on page 1. */
+      const pageIdsFrom = (cursor: Cursor, { keys, direction }: { keys: AnyPgColumn[]; direction: SortDirection }) => {
+        const ascending = (direction === 'asc') === (cursor.direction === 'after');
+        const anchor = (cols: AnyPgColumn[]) =>
+          pageJoins(db.select(Object.fromEntries(cols.map((c, i) => [`k${i}`, c]))).from(table as PgTable).$dynamic()).where(
+            eq(table.id, cursor.id),
+          );
+        const beyond = sql`(${sql.join(keys, sql`, `)}) ${ascending ? sql`>` : sql`<`} (${anchor(keys)})`;
+        // The first key alone, so PostgreSQL starts the walk of its index at the cursor's row.
+        const lead = sql`${keys[0]} ${ascending ? sql`>=` : sql`<=`} (${anchor(keys.slice(0, 1))})`;
+        return pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
+          .where(and(where, beyond, lead))
+          .orderBy(...keys.map((k) => (ascending ? asc(k) : desc(k))))
+          .limit(query.perPage);
+      };
+      const findPage = (ids: SQLWrapper) => run(selectRows(db).where(inArray(table.id, ids)).orderBy(...order));
+      const keysetPage = async () => {
+        // A cursor whose row is gone finds nothing: the page is then found by its number.
+        const rows = query.cursor && keyset ? await findPage(pageIdsFrom(query.cursor, keyset)) : [];
+        return rows.length > 0 ? rows : findPage(pageIds());
+      };
+      const [counted, data] = await Promise.all([counting(), keysetPage()]);
       let { total, estimated } = counted;
       if (estimated) {
         // What this page shows is certain: a short page is the end of the list, and the list is at least this long.
@@ -319,7 +384,17 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         if (data.length < query.perPage && (data.length > 0 || query.page === 1)) [total, estimated] = [seen, false];
         else total = Math.max(total, seen);
       }
-      return { data, links: { pagination: paginate(total, query.page, query.perPage, estimated) } };
+      const pagination = paginate(total, query.page, query.perPage, estimated);
+      const [first, last] = [data[0], data.at(-1)];
+      const more = data.length === query.perPage && (estimated || query.page < pagination.last_page);
+      return {
+        data,
+        links: {
+          pagination,
+          ...(keyset && last && more ? { next: formatCursor({ direction: 'after', id: Number(last.id) }) } : {}),
+          ...(keyset && first && query.page > 1 ? { prev: formatCursor({ direction: 'before', id: Number(first.id) }) } : {}),
+        },
+      };
     },
 
     /** The names people know the given records by (ids not found are left out). */

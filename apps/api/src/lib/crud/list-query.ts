@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ListParamsSchema, parseSort, type AnyResource, type ListQuery } from '@app/contracts';
+import { AppError, ListParamsSchema, parseCursor, parseSort, type AnyResource, type ListQuery } from '@app/contracts';
 import { parseInput } from '../errors.js';
 
 /**
@@ -14,7 +14,7 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
     }
   }
   const schema = z.strictObject({ ...ListParamsSchema.shape, ...resource.filterSchema.shape });
-  const { page, per_page, search, sort, count, ...filters } = parseInput(schema, raw, 'list query');
+  const { page, per_page, search, sort, count, cursor, ...filters } = parseInput(schema, raw, 'list query');
   let keys;
   try {
     keys = sort ? parseSort(sort, resource.sortable) : [...resource.defaultSort];
@@ -29,5 +29,6 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
     sort: keys.length > 0 ? keys : [...resource.defaultSort],
     filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')),
     exactCount: count === 'exact',
+    ...(cursor ? { cursor: parseCursor(cursor) } : {}),
   };
 }

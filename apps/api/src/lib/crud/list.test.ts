@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ESTIMATE_FROM_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
-import { userWithToken } from '../../test/factories.js';
+import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
 let token = '';
@@ -59,5 +59,82 @@ describe('the count of a big list', () => {
       await t.db.execute<{ cntry_name: string }>(sql`select cntry_name from countries order by cntry_name desc, id offset 40 limit 20`)
     ).rows.map((r) => r.cntry_name);
     expect(page3).toEqual(expected);
+  });
+});
+
+type Page = { data: { id: number }[]; links: { next?: string; prev?: string; pagination: { current_page: number } } };
+const ids = (page: Page) => page.data.map((r) => r.id);
+
+describe('keyset paging: the next and prev links', () => {
+  const get = async (query: string): Promise<Page> => {
+    const res = await list(query);
+    expect(res.status, res.text).toBe(200);
+    return res.body as Page;
+  };
+
+  it.each(['cntry_name|asc', 'cntry_name|desc', 'cntry_code|desc'])(
+    'lead (sorted by %s) to the same pages as their numbers, forwards and back',
+    async (sort) => {
+      const base = `?sort=${sort}&per_page=30`;
+      let page = await get(`${base}&page=1`);
+      expect(page.links.prev).toBeUndefined();
+      for (let n = 2; n <= 5; n++) {
+        expect(page.links.next).toMatch(/^after:\d+$/);
+        const next = await get(`${base}&page=${n}&cursor=${page.links.next}`);
+        expect(ids(next)).toEqual(ids(await get(`${base}&page=${n}`)));
+        expect(next.links.pagination.current_page).toBe(n);
+        page = next;
+      }
+      const back = await get(`${base}&page=4&cursor=${page.links.prev}`);
+      expect(ids(back)).toEqual(ids(await get(`${base}&page=4`)));
+    },
+  );
+
+  it('are left out where the order cannot be followed by keyset: a search, mixed directions', async () => {
+    expect((await get('?search=Land&page=2')).links).not.toHaveProperty('next');
+    const mixed = await get('?sort=cntry_name|asc,cntry_code|desc&page=2');
+    expect(mixed.links).not.toHaveProperty('next');
+    expect(mixed.links).not.toHaveProperty('prev');
+    // A cursor sent anyway is only a hint: the page number decides.
+    const hinted = await get('?sort=cntry_name|asc,cntry_code|desc&page=3&cursor=after:1');
+    expect(ids(hinted)).toEqual(ids(await get('?sort=cntry_name|asc,cntry_code|desc&page=3')));
+  });
+
+  it('fall back to the page number when the cursor\'s row is gone', async () => {
+    const page2 = await get('?sort=cntry_code|asc&page=2&per_page=10');
+    const [gone] = await t.db.execute<{ id: number }>(sql`insert into countries (cntry_code, cntry_name) values ('A00', 'Gone') returning id`).then((r) => r.rows);
+    await t.db.execute(sql`delete from countries where id = ${gone!.id}`);
+    const page = await get(`?sort=cntry_code|asc&page=2&per_page=10&cursor=after:${gone!.id}`);
+    expect(ids(page)).toEqual(ids(page2));
+  });
+
+  it('refuse a cursor that is not one, naming the field', async () => {
+    for (const bad of ['after:', 'after:0', 'sideways:3', 'after:99999999999', "after:1'"]) {
+      const res = await list(`?cursor=${encodeURIComponent(bad)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toHaveProperty('cursor');
+    }
+  });
+
+  it('page contracts sorted by their students\' last names (a joined column), ties in contract order', async () => {
+    // Students who share a last name, each with one or two contracts: the ties decide the page borders.
+    const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
+    for (let i = 0; i < 9; i++) {
+      const student = await createStudent(t.db, { last_name: i < 6 ? 'Keyset' : `Keyset ${i}`, cntry_id: country!.id });
+      await createContract(t.db, { student_id: student.id });
+      if (i % 2 === 0) await createContract(t.db, { student_id: student.id });
+    }
+    const contracts = (query: string) => t.http().get(`/api/v1.0/contracts/${query}`).set('Authorization', `Bearer ${token}`);
+    for (const sort of ['last_name|asc', 'last_name|desc']) {
+      const all = (await contracts(`?sort=${sort}&per_page=200`)).body.data.map((r: { id: number }) => r.id);
+      const walked: number[] = [];
+      let res = await contracts(`?sort=${sort}&per_page=4&page=1`);
+      for (let n = 2; ; n++) {
+        walked.push(...ids(res.body));
+        if (!res.body.links.next) break;
+        res = await contracts(`?sort=${sort}&per_page=4&page=${n}&cursor=${res.body.links.next}`);
+      }
+      expect(walked).toEqual(all);
+    }
   });
 });

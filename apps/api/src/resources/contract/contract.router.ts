@@ -51,6 +51,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
         .innerJoin(programs, eq(programs.id, c.program_id)),
     // Search and filters are on the contract itself (the name search is a subquery); the joins are to-one on required keys.
     countJoins: (q) => q,
+    neverNull: ['first_name', 'last_name', 'contract_status_name', 'scholarship_code', 'program_shortname'],
     // A union of two index searches (application number, student name): an OR across the join would scan.
     search: (term) =>
       inArray(

@@ -193,6 +193,20 @@ describe('countries choice list', () => {
     await api('put', `/countries/${c.id}`).set('If-Match', c.edit_timestamp.toISOString()).send({ id: c.id, cntry_name: 'Checksum renamed' }).expect(200);
     expect((await api('get', '/countries/choice_checksum/')).body.checksum).not.toBe(afterCreate);
   });
+
+  it('answers the list with its checksum as ETag, and 304 without a body while it has not changed', async () => {
+    const first = await api('get', '/countries/choice/');
+    const etag = first.headers.etag as string;
+    expect(etag).toBe(`"${(await api('get', '/countries/choice_checksum/')).body.checksum}"`);
+    const unchanged = await api('get', '/countries/choice/').set('If-None-Match', etag);
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
+    await createCountry(t.db, { cntry_code: 'ETG', cntry_name: 'Etag land' });
+    const changed = await api('get', '/countries/choice/').set('If-None-Match', etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body.map((c: { name: string }) => c.name)).toContain('Etag land');
+  });
 });
 
 describe('countries permissions', () => {

@@ -13,6 +13,9 @@ import type { Overview } from './use-overview';
 
 export type ExportBody = { ids: (number | string)[] } | { filter: Record<string, string | number | boolean> };
 
+/** The parts of a list query that choose a page of it, not its rows. */
+const PAGING = new Set(['page', 'per_page', 'cursor', 'count']);
+
 /**
  * What a list action covers (DESIGN §4): the selected rows when there are any, otherwise every row of the
  * current filter (quick filter, advanced filters, fixed filters and sort: the list query without its paging).
@@ -21,7 +24,7 @@ export function exportBody(overview: Pick<Overview, 'selection' | 'params'>): Ex
   if (overview.selection.count > 0) return { ids: [...overview.selection.ids] };
   const filter: Record<string, string | number | boolean> = {};
   for (const [key, value] of Object.entries(overview.params)) {
-    if (key === 'page' || key === 'per_page' || value === undefined || value === null || value === '') continue;
+    if (PAGING.has(key) || value === undefined || value === null || value === '') continue;
     filter[key] = value;
   }
   return { filter };

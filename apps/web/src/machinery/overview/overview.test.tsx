@@ -54,6 +54,31 @@ describe('overview', () => {
     expect(screen.queryByRole('button', { name: 'Count' })).not.toBeInTheDocument();
   });
 
+  it('turns to the next and previous page through the cursors the server links; a new sort starts without one', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 200, next: 'after:3' }) });
+    const { user } = renderApp('/countries', api);
+    await screen.findByText('1-50 of 200');
+    expect(lastList(api).has('cursor')).toBe(false);
+
+    api.on('GET /countries', page(countries(51, 3), { total: 200, current: 2, next: 'after:53', prev: 'before:51' }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('51-100 of 200')).toBeInTheDocument();
+    expect(lastList(api).get('cursor')).toBe('after:3');
+    expect(lastList(api).get('page')).toBe('2');
+
+    api.on('GET /countries', page(countries(1, 3), { total: 200, next: 'after:3' }));
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('1-50 of 200')).toBeInTheDocument();
+    expect(lastList(api).get('cursor')).toBe('before:51');
+    expect(lastList(api).get('page')).toBe('1');
+
+    // A sort makes a new list: page 1 again, no cursor of the old one.
+    api.on('GET /countries', page(countries(1, 3), { total: 200, next: 'after:9' }));
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(lastList(api).get('sort')).toBe('cntry_name|desc'));
+    expect(lastList(api).has('cursor')).toBe(false);
+  });
+
   it('pages with Next page and Previous page, each disabled at its end', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
     const { user } = renderApp('/countries', api);

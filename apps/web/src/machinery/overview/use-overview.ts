@@ -114,23 +114,42 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     setState((s) => ({ ...s, search: '', filters: {}, page: 1 }));
   }, []);
 
-  const params = useMemo(() => {
+  /**
+   * The page beside the one shown, as the server linked it (`links.next` / `links.prev`): asking for it with its
+   * cursor finds it from the row next to it, as quickly on page 1,000 as on page 1. Kept for one list and page.
+   */
+  const [cursor, setCursor] = useState<{ list: string; page: number; cursor: string }>();
+
+  /** The list query but its page (filters, search, sort, page size, count). */
+  const listParams = useMemo(() => {
     const p: Record<string, QueryValue> = {};
     if (state.advanced) for (const [k, v] of Object.entries(state.filters)) p[k] = filterValue(v);
     Object.assign(p, fixedFilters);
     p.search = state.search.trim() || undefined;
     p.sort = formatSort(state.sort.length > 0 ? state.sort : defaultSort);
-    p.page = state.page;
     p.per_page = perPage;
     if (exactCount) p.count = 'exact';
     return p;
-  }, [state, fixedFilters, defaultSort, perPage, exactCount]);
+  }, [state.advanced, state.filters, state.search, state.sort, fixedFilters, defaultSort, perPage, exactCount]);
+  const listKey = useMemo(() => JSON.stringify(listParams), [listParams]);
+
+  const params = useMemo(() => {
+    const p: Record<string, QueryValue> = { ...listParams, page: state.page };
+    if (cursor && cursor.list === listKey && cursor.page === state.page) p.cursor = cursor.cursor;
+    return p;
+  }, [listParams, listKey, state.page, cursor]);
 
   const query = useQuery({
     queryKey: queryKeys.list(descriptor.key, params),
     queryFn: ({ signal }) => api.get<Paged<RowOf<D> & AnyRow>>(`/${descriptor.apiPath}`, { query: params, signal }),
     placeholderData: keepPreviousData,
   });
+
+  /** To the page beside this one, through the server's cursor for it when there is one. */
+  const turnPage = (page: number, link: string | undefined) => {
+    setCursor(link && page !== state.page ? { list: listKey, page, cursor: link } : undefined);
+    setPage(page);
+  };
 
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);
   const pagination: Pagination | undefined = query.data?.links.pagination;
@@ -195,8 +214,8 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     setPage,
     hasPrevious: state.page > 1,
     hasNext: state.page < lastPage,
-    previousPage: () => setPage(state.page - 1),
-    nextPage: () => setPage(Math.min(lastPage, state.page + 1)),
+    previousPage: () => turnPage(state.page - 1, query.data?.links.prev),
+    nextPage: () => turnPage(Math.min(lastPage, state.page + 1), query.data?.links.next),
     sort: state.sort,
     toggleSort,
     setSort,
