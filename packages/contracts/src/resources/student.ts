@@ -77,6 +77,13 @@ const fields = {
   university_payment_reference: optionalText('University payment reference', 100),
 };
 
+/** A student's bank details: setting or changing any of them is a bank-info update (spec §3). */
+export const STUDENT_BANK_FIELDS = [
+  'payment_holder_first_name', 'payment_holder_last_name', 'payment_holder_address', 'payment_holder_zip_city',
+  'payment_holder_cntry_id', 'payment_bank_iban', 'payment_bank_swift', 'payment_bank_reference', 'payment_bank_name',
+  'payment_bank_address', 'payment_bank_zip_city', 'payment_bank_cntry_id',
+] as const satisfies readonly (keyof typeof fields)[];
+
 export const StudentCreateSchema = z.object(fields);
 export const StudentUpdateSchema = StudentCreateSchema.partial().extend({ id: z.number().int().positive() });
 

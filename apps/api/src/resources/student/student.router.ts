@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { studentResource } from '@app/contracts';
-import { countries, students, users } from '@app/db';
+import { STUDENT_BANK_FIELDS, studentResource } from '@app/contracts';
+import { contracts, countries, students, users, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -10,6 +10,17 @@ import { dayStart } from '../../lib/crud/day.js';
 import { nameMatches, nameRank, wordsMatch } from '../../lib/search.js';
 
 const s = students;
+const BANK_FIELDS: ReadonlySet<string> = new Set(STUDENT_BANK_FIELDS);
+
+/**
+ * The student's bank information was updated now, by this user: the student's timestamp and user, and each of
+ * their contracts' `bankinfo_updated_timestamp` (spec §3) — an edit of the bank fields here, a bank-info import
+ * later. The contracts' versions stay: nobody edited them, so nobody's open contract form goes stale.
+ */
+export async function markBankInfoUpdated(tx: Tx, studentId: number, userId: number): Promise<void> {
+  await tx.update(students).set({ bankinfo_update_timestamp: sql`now()`, bankinfo_update_user: userId }).where(eq(students.id, studentId));
+  await tx.update(contracts).set({ bankinfo_updated_timestamp: sql`now()` }).where(eq(contracts.student_id, studentId));
+}
 const country = alias(countries, 'country');
 const citizenship1 = alias(countries, 'citizenship1');
 const requestUser = alias(users, 'bankinfo_request_by');
@@ -59,6 +70,15 @@ export function studentModule(ctx: AppContext): ResourceModule {
       bankinfo_updated_before: (v) => sql`${s.bankinfo_update_timestamp} < ${dayStart(tz, v)}`,
     },
     eventLinks: (row) => ({ studentId: Number(row.id) }),
+    hooks: {
+      afterChange: async (tx, change, actor) => {
+        const bankDetails =
+          change.op === 'update'
+            ? Object.keys(change.changed).some((f) => BANK_FIELDS.has(f))
+            : change.op === 'create' && STUDENT_BANK_FIELDS.some((f) => change.row[f] !== null && change.row[f] !== undefined && change.row[f] !== '');
+        if (bankDetails) await markBankInfoUpdated(tx, change.id, actor.user.id);
+      },
+    },
   });
   return defineModule(ctx, service);
 }

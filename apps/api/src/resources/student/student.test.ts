@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, studentResource } from '@app/contracts';
-import { logEvents, students } from '@app/db';
+import { contracts, logEvents, students } from '@app/db';
 import { nameMatches } from '../../lib/search.js';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
-import { binaryParser, createCountry, createStudent, userWithToken } from '../../test/factories.js';
+import { binaryParser, createContract, createCountry, createStudent, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
 const germany = await createCountry(t.db, { cntry_code: 'DEU', cntry_name: 'Germany' });
@@ -61,7 +61,8 @@ describe('students: fields and validation', () => {
       registration_fee_payed: false,
       active_contract_id: null,
       bankinfo_request_timestamp: null,
-      bankinfo_update_user: null,
+      // Created with bank details: they were updated, by this user.
+      bankinfo_update_user: 'Test User',
     });
     expect(Object.keys(row).sort()).toEqual(Object.keys(studentResource.schema.shape).sort());
   });
@@ -82,6 +83,44 @@ describe('students: fields and validation', () => {
     const res = await api('put', `/students/${s.id}`).send({ id: s.id, registration_fee_payed: true, active_contract_id: 5 });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual(['active_contract_id', 'registration_fee_payed']);
+  });
+});
+
+describe('students: bank information updated', () => {
+  const stamps = async (studentId: number, contractId: number) => {
+    const [student] = await t.db.select({ at: students.bankinfo_update_timestamp, by: students.bankinfo_update_user }).from(students).where(eq(students.id, studentId));
+    const [contract] = await t.db.select({ at: contracts.bankinfo_updated_timestamp, version: contracts.edit_timestamp }).from(contracts).where(eq(contracts.id, contractId));
+    return { student: student!, contract: contract! };
+  };
+
+  it('an edit of a bank field stamps the student (time and user) and their contracts; other edits do not', async () => {
+    const student = await createStudent(t.db, { cntry_id: germany.id });
+    const contract = await createContract(t.db, { student_id: student.id });
+    const read = async () => (await api('get', `/students/${student.id}`)).body;
+
+    await api('put', `/students/${student.id}`).set('If-Match', (await read()).edit_timestamp).send({ id: student.id, city: 'Potsdam' }).expect(200);
+    expect(await stamps(student.id, contract.id)).toMatchObject({ student: { at: null, by: null }, contract: { at: null } });
+
+    const before = await stamps(student.id, contract.id);
+    const res = await api('put', `/students/${student.id}`).set('If-Match', (await read()).edit_timestamp).send({ id: student.id, payment_bank_iban: 'DE89 3704 0044 0532 0130 00' });
+    expect(res.status, res.text).toBe(200);
+    const after = await stamps(student.id, contract.id);
+    expect(after.student.at).toBeInstanceOf(Date);
+    expect(after.student.by).toBe(user.id);
+    expect(after.contract.at).toEqual(after.student.at);
+    // The contract was not edited: its version stays, so a contract form open meanwhile still saves.
+    expect(after.contract.version).toEqual(before.contract.version);
+    expect(res.body.bankinfo_update_user).toBe('Test User');
+  });
+
+  it('a new student created with bank details is stamped; one without is not', async () => {
+    const withBank = await api('post', '/students').send({ ...valid(9101), payment_bank_name: 'Sparkasse' });
+    const without = await api('post', '/students').send(valid(9102));
+    expect([withBank.status, without.status]).toEqual([201, 201]);
+    const [a] = await t.db.select({ at: students.bankinfo_update_timestamp }).from(students).where(eq(students.id, withBank.body.id));
+    const [b] = await t.db.select({ at: students.bankinfo_update_timestamp }).from(students).where(eq(students.id, without.body.id));
+    expect(a!.at).toBeInstanceOf(Date);
+    expect(b!.at).toBeNull();
   });
 });
 
