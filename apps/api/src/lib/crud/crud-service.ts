@@ -156,6 +156,9 @@ export function parseVersion(text: string): Date {
  */
 export const ESTIMATE_FROM_ROWS = 10_000;
 
+/** How long a table's row estimate is reused. */
+const ESTIMATE_TTL_MS = 10_000;
+
 export type CrudService = ReturnType<typeof createCrudService>;
 
 /**
@@ -257,11 +260,21 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return { row: await get(id, tx), stamp: locked.stamp as Date, editUser: (locked.editUser as number | null) ?? null };
   }
 
-  /** The planner's row estimate of the table when it is big enough to be worth it (never analysed: none). */
-  async function estimatedRows(): Promise<number | undefined> {
-    const { rows } = await pool.query<{ n: number }>('SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass', [tableName]);
-    const n = rows[0]?.n;
-    return n !== undefined && n >= ESTIMATE_FROM_ROWS ? Math.round(n) : undefined;
+  /**
+   * The planner's row estimate of the table when it is big enough to be worth it (never analysed: none). It
+   * changes only when PostgreSQL analyses the table, so it is read at most every ESTIMATE_TTL_MS, not on every
+   * page turn.
+   */
+  let estimate: { rows: Promise<number | undefined>; until: number } | undefined;
+  function estimatedRows(): Promise<number | undefined> {
+    if (!estimate || estimate.until < Date.now()) {
+      const rows = pool
+        .query<{ n: number }>('SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass', [tableName])
+        .then(({ rows: [row] }) => (row !== undefined && row.n >= ESTIMATE_FROM_ROWS ? Math.round(row.n) : undefined));
+      estimate = { rows, until: Date.now() + ESTIMATE_TTL_MS };
+      rows.catch(() => (estimate = undefined));
+    }
+    return estimate.rows;
   }
 
   /** A 409 naming who changed the record and when, if it changed since the client saw `version`. */
