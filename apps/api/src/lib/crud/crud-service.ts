@@ -26,6 +26,8 @@ import { describeChanges, diffFields, recordEvent, type EventInput } from '../ev
 import { runPrepared, type Preparable } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
+/** Adds joins to a select. */
+export type Join = (q: PgSelect) => PgSelect;
 type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
 
 /** A table the generic machinery can serve: an integer id, and the edit audit pair unless read-only. */
@@ -79,6 +81,14 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    * matches through the search index instead of walking the sort's index and testing every row.
    */
   searchRank?: (term: string) => SQL;
+  /**
+   * The join that reads each sortable field of another table (the same function for fields of one table), and
+   * the one the search rank reads (`rankJoin`; none when it reads the table's own columns): a page is then found
+   * joining only those, besides `countJoins`, which none of them may repeat. A sort by a field without one
+   * joins everything.
+   */
+  sortJoins?: Readonly<Record<string, Join>>;
+  rankJoin?: Join;
   /**
    * Sortable fields read through an inner join on a required key, so never NULL (a student's last name on a
    * contract): like the table's own NOT NULL columns, a list sorted by them is paged by keyset (`links.next`).
@@ -172,8 +182,11 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   if (!resource.readOnly && (!config.table.edit_timestamp || !config.table.edit_user)) {
     throw new Error(`${resource.key}: an editable table needs edit_timestamp and edit_user`);
   }
-  const withJoins = (q: PgSelect): PgSelect => (config.joins ? config.joins(q) : q);
+  const withJoins: Join = (q) => (config.joins ? config.joins(q) : q);
   const withCountJoins = config.countJoins ?? withJoins;
+  if ((config.sortJoins || config.rankJoin) && !config.countJoins) {
+    throw new Error(`${resource.key}: sortJoins and rankJoin go beside countJoins (the filter's joins), which they must not repeat`);
+  }
   const hooks = config.hooks ?? {};
   for (const field of Object.keys(resource.filterSchema.shape)) {
     if (!config.filters?.[field]) throw new Error(`${resource.key}: filter "${field}" has no condition`);
@@ -199,8 +212,21 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return is(c, Column) ? (c as AnyPgColumn) : undefined;
   };
 
-  /** Whether the list's order reads only the table's own columns (no lookup needs joining to find a page). */
-  const ownColumnsOnly = (sort: readonly SortKey[]) => sort.every((k) => columnOf(k.field)?.table === config.table);
+  /**
+   * The joins that finding a page needs: the filter's (`countJoins`), and those of the order — a sort field of
+   * another table, the search rank. Everything when one of them is not declared.
+   */
+  function pageJoinsOf(sort: readonly SortKey[], search: string | undefined): Join {
+    const needed = new Set<Join>();
+    for (const k of sort) {
+      if (columnOf(k.field)?.table === config.table) continue;
+      const join = config.sortJoins?.[k.field];
+      if (!join) return withJoins;
+      needed.add(join);
+    }
+    if (search && config.searchRank && config.rankJoin) needed.add(config.rankJoin);
+    return (q) => [...needed].reduce((joined, join) => join(joined), withCountJoins(q));
+  }
 
   /** The direction ties are broken in (by id): the sort's when it has one direction, so a keyset spans it. */
   const tieDirection = (sort: readonly SortKey[]): SortDirection =>
@@ -360,7 +386,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         const [counted] = await run(withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where));
         return { total: Number(counted?.total ?? 0), estimated: false };
       };
-      const pageJoins = ownColumnsOnly(query.sort) ? withCountJoins : withJoins;
+      const pageJoins = pageJoinsOf(query.sort, query.search);
       const keyset = query.search ? undefined : keysetOf(query.sort);
       const pageIds = () =>
         pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { contractResource, studentResource } from '@app/contracts';
 import { ESTIMATE_FROM_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
@@ -135,6 +136,31 @@ describe('keyset paging: the next and prev links', () => {
         res = await contracts(`?sort=${sort}&per_page=4&page=${n}&cursor=${res.body.links.next}`);
       }
       expect(walked).toEqual(all);
+    }
+  });
+
+  it('finds every page of students and contracts in every sort, searched or not, as the whole list orders it', async () => {
+    const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
+    // Names that start with the text come first whatever the sort: here the others start earlier.
+    for (let i = 0; i < 8; i++) {
+      const early = i % 2 === 0;
+      const student = await createStudent(t.db, { last_name: early ? `Xpager ${i}` : `Pager ${i % 3}`, first_name: `P${i % 3}`, cntry_id: country!.id, birth_date: early ? '1990-01-01' : '2001-01-01' });
+      await createContract(t.db, { student_id: student.id, start_date: early ? '2020-09-01' : '2024-09-01' });
+    }
+    for (const resource of [studentResource, contractResource]) {
+      const get = (query: string) => t.http().get(`/api/v1.0/${resource.apiPath}/${query}`).set('Authorization', `Bearer ${token}`);
+      for (const field of resource.sortable) {
+        for (const direction of ['asc', 'desc']) {
+          for (const search of ['', '&search=pager']) {
+            const base = `?sort=${field}|${direction}${search}`;
+            const all = await get(`${base}&per_page=200`);
+            expect(all.status, `${resource.key} ${base}: ${all.text}`).toBe(200);
+            expect(all.body.data.length, `${resource.key} ${base}`).toBeGreaterThan(6);
+            const page2 = await get(`${base}&per_page=3&page=2`);
+            expect(ids(page2.body), `${resource.key} ${base}`).toEqual(ids(all.body).slice(3, 6));
+          }
+        }
+      }
     }
   });
 });

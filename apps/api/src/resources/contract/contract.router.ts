@@ -6,11 +6,15 @@ import { contractFiles, contracts, contractStatuses, fileTypes, programs, schola
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
 
 const c = contracts;
+const joinStudent: Join = (q) => q.innerJoin(students, eq(students.id, c.student_id));
+const joinStatus: Join = (q) => q.innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id));
+const joinScholarship: Join = (q) => q.innerJoin(scholarships, eq(scholarships.id, c.scholarship_id));
+const joinProgram: Join = (q) => q.innerJoin(programs, eq(programs.id, c.program_id));
 const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;
 const fileCount = sql<number>`(select count(*)::int from ${contractFiles} where ${contractFiles.contract_id} = ${c.id})`;
 // Amounts come from invoices and payments once invoicing exists; computed in SQL, never stored.
@@ -43,14 +47,17 @@ export function contractModule(ctx: AppContext): ResourceModule {
       planned_amount: zero,
       files: fileCount,
     },
-    joins: (q) =>
-      q
-        .innerJoin(students, eq(students.id, c.student_id))
-        .innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id))
-        .innerJoin(scholarships, eq(scholarships.id, c.scholarship_id))
-        .innerJoin(programs, eq(programs.id, c.program_id)),
+    joins: (q) => joinProgram(joinScholarship(joinStatus(joinStudent(q)))),
     // Search and filters are on the contract itself (the name search is a subquery); the joins are to-one on required keys.
     countJoins: (q) => q,
+    sortJoins: {
+      first_name: joinStudent,
+      last_name: joinStudent,
+      contract_status_name: joinStatus,
+      scholarship_code: joinScholarship,
+      program_shortname: joinProgram,
+    },
+    rankJoin: joinStudent,
     neverNull: ['first_name', 'last_name', 'contract_status_name', 'scholarship_code', 'program_shortname'],
     // A union of two index searches (application number, student name): an OR across the join would scan.
     search: (term) =>

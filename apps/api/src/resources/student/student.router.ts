@@ -3,7 +3,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { STUDENT_BANK_FIELDS, studentResource } from '@app/contracts';
 import { contracts, countries, students, users, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, type Join } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
@@ -23,6 +23,8 @@ export async function markBankInfoUpdated(tx: Tx, studentId: number, userId: num
 }
 const country = alias(countries, 'country');
 const citizenship1 = alias(countries, 'citizenship1');
+const joinCountry: Join = (q) => q.innerJoin(country, eq(country.id, s.cntry_id));
+const joinCitizenship: Join = (q) => q.leftJoin(citizenship1, eq(citizenship1.id, s.citizenship1_cntry_id));
 const requestUser = alias(users, 'bankinfo_request_by');
 const updateUser = alias(users, 'bankinfo_update_by');
 
@@ -53,13 +55,13 @@ export function studentModule(ctx: AppContext): ResourceModule {
       bankinfo_update_user: updateUser.usr_name,
     },
     joins: (q) =>
-      q
-        .innerJoin(country, eq(country.id, s.cntry_id))
-        .leftJoin(citizenship1, eq(citizenship1.id, s.citizenship1_cntry_id))
+      joinCitizenship(joinCountry(q))
         .leftJoin(requestUser, eq(requestUser.id, s.bankinfo_request_user))
         .leftJoin(updateUser, eq(updateUser.id, s.bankinfo_update_user)),
     // Search and filters are on the student itself; the joins are to-one (country required, the rest optional).
     countJoins: (q) => q,
+    sortJoins: { cntry: joinCountry, citizenship1: joinCitizenship },
+    neverNull: ['cntry'],
     search: nameMatches,
     searchRank: nameRank,
     filters: {
