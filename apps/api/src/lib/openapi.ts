@@ -184,6 +184,7 @@ const otherOperations: Record<string, Operation> = {
   },
   'POST /config/check_templates': {
     summary: 'Every template rendered from its sample data (PDFs, .eml) and report.txt, as a zip',
+    requestBody: body(z.object({}).strict()),
     responses: { 200: fileResponse('templates-check.zip') },
   },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },

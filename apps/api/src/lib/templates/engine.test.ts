@@ -95,8 +95,8 @@ describe('the template engine', () => {
     const given = { obj: new Secretive(), fn: () => 'called', when: new Date('2024-03-05T00:00:00Z') };
     const mail = await renderText(env, 'mail', 'subject: x\n--- text ---\n{{ obj.visible }} {{ when }}', given);
     expect(mail.text).toBe('shown 2024-03-05T00:00:00.000Z');
-    expect((await renderText(env, 'mail', 'subject: x\n--- text ---\n{{ fn }}', given).catch((e: Error) => e)).message).toMatch(/undefined variable: fn/);
-    expect((await renderText(env, 'mail', 'subject: x\n--- text ---\n{{ obj.hidden }}', given).catch((e: Error) => e)).message).toMatch(/undefined variable: obj\.hidden/);
+    await expect(renderText(env, 'mail', 'subject: x\n--- text ---\n{{ fn }}', given)).rejects.toThrow(/undefined variable: fn/);
+    await expect(renderText(env, 'mail', 'subject: x\n--- text ---\n{{ obj.hidden }}', given)).rejects.toThrow(/undefined variable: obj\.hidden/);
   });
 
   it('a render that runs away is stopped', async () => {
