@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { DocumentText, TableRow } from '../templates/formats.js';
 
@@ -16,9 +17,14 @@ import type { DocumentText, TableRow } from '../templates/formats.js';
 const require = createRequire(import.meta.url);
 const fontFile = (name: string) => require.resolve(`dejavu-fonts-ttf/ttf/${name}`);
 
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
+/**
+ * The fonts, parsed once per process: pdfkit takes a parsed fontkit font as it takes a file, and parsing the
+ * 700 KB TTF for every document would cost most of a render. Each document still embeds its own subset.
+ */
+let fonts: { regular: fontkit.Font; bold: fontkit.Font } | undefined;
 function loadFonts() {
-  fonts ??= { regular: readFileSync(fontFile('DejaVuSans.ttf')), bold: readFileSync(fontFile('DejaVuSans-Bold.ttf')) };
+  const parse = (name: string) => fontkit.create(readFileSync(fontFile(name))) as fontkit.Font;
+  fonts ??= { regular: parse('DejaVuSans.ttf'), bold: parse('DejaVuSans-Bold.ttf') };
   return fonts;
 }
 
@@ -174,8 +180,9 @@ export function layoutPdf(text: DocumentText, office: Letterhead, info: { author
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('regular', regular);
-  doc.registerFont('bold', bold);
+  // pdfkit's types know file names and buffers only; at run time it takes a parsed font (anything with layout()).
+  doc.registerFont('regular', regular as unknown as Buffer);
+  doc.registerFont('bold', bold as unknown as Buffer);
 
   letterhead(doc, office);
   addressAndReferences(doc, office, text);
