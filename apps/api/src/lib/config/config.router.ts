@@ -100,7 +100,6 @@ export function configRouter(ctx: AppContext): Router {
     await archive.finalize();
     await finished;
     const zip = Buffer.concat(chunks);
-    res.setHeader('X-Templates-Failed', String(result.failed));
     sendFile(res, { filename: 'templates-check.zip', mimeType: 'application/zip', content: zip });
   });
 

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { AppError, type TemplateInfo } from '@app/contracts';
 import { templates, users, type DbOrTx } from '@app/db';
 import type { Env } from '../../env.js';
@@ -122,7 +122,7 @@ export async function saveTemplate(tx: DbOrTx, definition: TemplateDefinition, u
     .values({ internalname: definition.internalname, content: upload.text, filename: upload.filename, uploaded_user: userId })
     .onConflictDoUpdate({
       target: templates.internalname,
-      set: { content: upload.text, filename: upload.filename, uploaded_user: userId, uploaded_timestamp: new Date() },
+      set: { content: upload.text, filename: upload.filename, uploaded_user: userId, uploaded_timestamp: sql`clock_timestamp()` as unknown as Date },
     });
   await recordEvent(tx, {
     type: 'update',
