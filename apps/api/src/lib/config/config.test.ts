@@ -9,7 +9,8 @@ import { logEvents, storedFiles, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, userWithToken } from '../../test/factories.js';
 import { sha256 } from '../../test/files.js';
-import { createStoredPdf, readStoredPdf } from '../templates/pdf.js';
+import { createStoredPdf, readStoredPdf, renderPdf } from '../templates/pdf.js';
+import { renderMail } from '../templates/store.js';
 import { DEFAULTS_DIR, TEMPLATES } from '../templates/registry.js';
 
 const t = await setupTestApp({ OFFICE_NAME: 'Stipendienbüro Süd', OFFICE_ADDRESS: 'Kaiserstraße 7|76131 Karlsruhe' });
@@ -250,6 +251,22 @@ describe('stored PDFs', () => {
     expect(pdfText(back!.content)).toContain('we received your payment of € 1.334,56');
     const [row] = await t.db.select({ created_user: storedFiles.created_user }).from(storedFiles).where(eq(storedFiles.id, stored.fileId));
     expect(row!.created_user).toBe(admin.id);
+  });
+
+  it('a template that no longer renders with real data is a 500 that names the template and line, not a crash', async () => {
+    await t.db
+      .insert(templates)
+      .values({ internalname: 'credit_note_pdf', content: 'title: Credit\n--- intro ---\n{{ credit_note.reason_text }}', filename: 'old.liquid' })
+      .onConflictDoNothing();
+    const sample = TEMPLATES.find((d) => d.internalname === 'credit_note_pdf')!.sample;
+    const failed = await renderPdf({ db: t.db, env: t.ctx.env }, 'credit_note_pdf', sample).catch((e: unknown) => e);
+    expect(failed).toMatchObject({
+      status: 500,
+      message: 'Credit note (PDF): the uploaded template credit_note_pdf does not render (line 3: undefined variable: credit_note.reason_text (column 4)); check it on the Configuration screen',
+    });
+    const mail = await renderMail({ db: t.db, env: t.ctx.env }, 'test_email', { sent_at: 'now', recipient: 'a@b.c', user: 'Łukasz' });
+    expect(mail.subject).toBe('Test mail from Stipendienbüro Süd');
+    expect(mail.html).toContain('<p>This is a test mail, sent on now by Łukasz to a@b.c.</p>');
   });
 
   it('a PDF with more lines than a page holds gets the header again and "page x of y" on every page', async () => {

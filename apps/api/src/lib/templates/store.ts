@@ -3,7 +3,7 @@ import { AppError, type TemplateInfo } from '@app/contracts';
 import { templates, users, type DbOrTx } from '@app/db';
 import type { Env } from '../../env.js';
 import { recordEvent } from '../events/record.js';
-import { plainData, type TemplateError } from './engine.js';
+import { plainData, TemplateError } from './engine.js';
 import { renderTemplateText, type RenderedByKind } from './formats.js';
 import { defaultTemplate, TEMPLATES, templateDefinition, type TemplateDefinition } from './registry.js';
 
@@ -90,20 +90,31 @@ export function renderText<K extends keyof RenderedByKind>(env: Env, kind: K, te
   return renderTemplateText(kind, text, { ...plainData(data), office: officeOf(env) });
 }
 
-/** Renders the current text of `internalname` (a mail template) with the data: what the outbox sends. */
-export async function renderMail(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['mail']> {
+/**
+ * The current text of `internalname` rendered with real data. A template that does not render is the office's
+ * to fix, not a crash: the answer (500, issue 18 point 4) says which template and line, without internals.
+ */
+async function renderCurrent<K extends keyof RenderedByKind>(ctx: TemplateContext, kind: K, internalname: string, data: object): Promise<RenderedByKind[K]> {
   const definition = definitionOf(internalname);
-  if (definition.kind !== 'mail') throw new Error(`${internalname} is not a mail template`);
-  const { bytes } = await currentTemplate(ctx.db, definition);
-  return renderText(ctx.env, 'mail', bytes.toString('utf8'), data);
+  if (definition.kind !== kind) throw new Error(`${internalname} is not a ${kind} template`);
+  const { bytes, customised } = await currentTemplate(ctx.db, definition);
+  try {
+    return await renderText(ctx.env, kind, bytes.toString('utf8'), data);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    const which = customised ? 'the uploaded template' : 'the built-in template';
+    throw new AppError('INTERNAL', `${definition.displayname}: ${which} ${internalname} does not render (${err.message}); check it on the Configuration screen`);
+  }
+}
+
+/** Renders the current text of `internalname` (a mail template) with the data: what the outbox sends. */
+export function renderMail(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['mail']> {
+  return renderCurrent(ctx, 'mail', internalname, data);
 }
 
 /** The texts of the current document template `internalname` rendered with the data, for the PDF layout. */
-export async function renderDocumentText(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['pdf']> {
-  const definition = definitionOf(internalname);
-  if (definition.kind !== 'pdf') throw new Error(`${internalname} is not a document template`);
-  const { bytes } = await currentTemplate(ctx.db, definition);
-  return renderText(ctx.env, 'pdf', bytes.toString('utf8'), data);
+export function renderDocumentText(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['pdf']> {
+  return renderCurrent(ctx, 'pdf', internalname, data);
 }
 
 /** A template refused: 400 naming the file field, with the engine's message and line. */
