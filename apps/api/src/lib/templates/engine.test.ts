@@ -104,6 +104,11 @@ describe('the template engine', () => {
     expect(err.message).toMatch(/limit/i);
   });
 
+  it('a template that writes too much is refused', async () => {
+    const err = await refusal('mail', 'subject: x\n--- text ---\n{% for i in (1..60000) %}0123456789{% endfor %}');
+    expect(err.message).toBe('line 3: renders to more than 500000 characters');
+  });
+
   it('refuses the wrong shape: no subject, no text, an unknown section or head line, no title', async () => {
     expect((await refusal('mail', '--- text ---\nbody')).message).toMatch(/subject/);
     expect((await refusal('mail', 'subject: x\n')).message).toMatch(/--- text ---/);

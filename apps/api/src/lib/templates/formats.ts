@@ -101,6 +101,9 @@ const documentFormat: Format<DocumentText> = {
 
 const formats = { mail: mailFormat, pdf: documentFormat } as const;
 
+/** The most a template may render to, all sections together. */
+export const MAX_RENDERED_CHARS = 500_000;
+
 export interface RenderedByKind {
   mail: RenderedMail;
   pdf: DocumentText;
@@ -116,12 +119,14 @@ export async function renderTemplateText<K extends TemplateKind>(kind: K, text: 
   const sections: Section[] = splitSections(text, Object.keys(format.sections));
   const rendered = new Map<string, string>();
   let head: { key: string; value: string }[] = [];
+  let size = 0;
   for (const section of sections) {
-    if (section.name === 'head') {
-      head = headLines(await renderSection(section, 'line', data), format.headKeys);
-    } else {
-      rendered.set(section.name, await renderSection(section, format.sections[section.name]!, data));
-    }
+    const out = await renderSection(section, section.name === 'head' ? 'line' : format.sections[section.name]!, data);
+    // A letter or a mail is a few pages: a loop that writes megabytes would hold the server in the PDF layout.
+    size += out.length;
+    if (size > MAX_RENDERED_CHARS) throw new TemplateError(`renders to more than ${MAX_RENDERED_CHARS} characters`, section.firstLine);
+    if (section.name === 'head') head = headLines(out, format.headKeys);
+    else rendered.set(section.name, out);
   }
   return format.build(head, rendered);
 }
