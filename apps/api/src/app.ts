@@ -8,10 +8,11 @@ import expressStaticGzip from 'express-static-gzip';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import { API_BASE, APP_VERSION } from '@app/contracts';
+import { API_BASE } from '@app/contracts';
 import type { AppContext } from './lib/context.js';
 import { authenticate } from './lib/auth/middleware.js';
 import { authRouter } from './lib/auth/auth.router.js';
+import { configRouter } from './lib/config/config.router.js';
 import { recordRefusals } from './lib/auth/refusals.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
 import { healthRouter } from './lib/health.js';
@@ -37,9 +38,7 @@ export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): 
   api.use(authenticate(ctx));
   api.use(recordRefusals(ctx));
   api.use(authRouter(ctx));
-  route(api, 'get', '/config/version', (_req, res) => {
-    res.json({ version: APP_VERSION });
-  });
+  api.use(configRouter(ctx));
   const openApi = openApiDocument();
   route(api, 'get', '/openapi.json', (_req, res) => {
     res.json(openApi);

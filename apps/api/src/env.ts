@@ -49,6 +49,15 @@ const EnvSchema = z.object({
   /** On SIGTERM, requests under way get this long to finish; each later step of the shutdown is bounded too. */
   /** Set by pnpm: the directory a command was typed in, where the file names given to db:backup / db:restore are. */
   INIT_CWD: z.string().optional(),
+  /**
+   * The office as its letters show it (letterhead, footer, payment instructions; decision 015). The address is
+   * given as lines separated by `|`.
+   */
+  OFFICE_NAME: z.string().trim().min(1).max(200).default('Scholarship Office'),
+  OFFICE_ADDRESS: z.string().trim().max(500).default('Universitätsstraße 1|80539 München|Germany'),
+  OFFICE_EMAIL: z.string().trim().max(200).default('scholarships@example.org'),
+  OFFICE_IBAN: z.string().trim().max(50).default('DE02 7005 0000 0000 0246 75'),
+  OFFICE_BIC: z.string().trim().max(20).default('BYLADEMMXXX'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
 

@@ -14,6 +14,7 @@ export * from './common/files.js';
 export * from './auth/roles.js';
 export * from './auth/session.js';
 export * from './auth/permissions.js';
+export * from './config/templates.js';
 export * from './resources/index.js';
 export * from './version.js';
 export * from './rules/contract-status.js';

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { uiPermissions } from '@app/contracts';
 import { RedirectIfAuthenticated, RequireAuth, RequireLevel } from '../lib/auth-guards';
 import { screenPaths } from '../resources/screens';
 import { AppLayout } from './layout';
@@ -43,6 +44,19 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <HomePage /> },
       ...screenPaths().map(lazyScreen),
+      {
+        path: '/config',
+        lazy: async () => {
+          const { ConfigPage } = await import('./config/config-page');
+          return {
+            element: (
+              <RequireLevel level={uiPermissions['route.config']}>
+                <ConfigPage />
+              </RequireLevel>
+            ),
+          };
+        },
+      },
       ...plannedScreens
         .filter((s) => !built.has(s.path))
         .map((s) => ({

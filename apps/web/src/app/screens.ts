@@ -66,7 +66,6 @@ export interface PlannedScreen {
 
 /** Screens of the spec's route table (§2) not built yet: they answer "Coming soon" until their issue lands. */
 export const plannedScreens: readonly PlannedScreen[] = [
-  { path: '/config', title: 'Configuration', level: uiPermissions['route.config'] },
   { path: '/events', title: 'Log Events' },
   { path: '/users', title: 'Users' },
   { path: '/user/:id', title: 'User' },

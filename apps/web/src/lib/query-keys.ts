@@ -14,6 +14,8 @@ export const queryKeys = {
     ['choices', name, 'list', params ?? {}, checksum] as const,
   /** A list searched on the server: the matches of a text, and the choice a form holds. */
   choiceSearch: (name: string, term: string, held: number | undefined) => ['choices', name, 'search', term, held ?? null] as const,
+  /** `GET /config`: the version and the template list of the Configuration screen. */
+  config: ['config'] as const,
 };
 
 /**

@@ -54,6 +54,13 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /auth/me': 'reader',
   'POST /auth/logout': 'reader',
   'GET /config/version': 'reader',
+  // Configuration (spec §6, issue 12): the screen and its changes are for Administrators and Developers; any
+  // logged-in user may download a template (issue 18 point 5). The Email tab's routes come with issue 12 part B.
+  'GET /config': 'administrator',
+  'POST /config/get_template': 'reader',
+  'POST /config/import': 'administrator',
+  'POST /config/check_templates': 'administrator',
+  'POST /config/reset_template': 'administrator',
   'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
   ...batchRunRoutes,

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { DbOrTx } from '@app/db';
+import type { Env } from '../../env.js';
+import { TemplateError } from './engine.js';
+import type { RenderedMail } from './formats.js';
+import { pdfOf } from './pdf.js';
+import { TEMPLATES } from './registry.js';
+import { currentTemplate, officeOf, renderText } from './store.js';
+
+/** One file of the check's zip. */
+export interface CheckEntry {
+  name: string;
+  content: Buffer;
+}
+
+export interface CheckResult {
+  entries: CheckEntry[];
+  ok: number;
+  failed: number;
+}
+
+/** RFC 2047 encoded-word for a header value that may hold any Unicode. */
+const encodedWord = (value: string) => `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+const base64Lines = (text: string) => (Buffer.from(text, 'utf8').toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+const oneLine = (value: string) => value.replace(/[\r\n]+/g, ' ');
+
+/**
+ * A rendered mail as an .eml preview (text, and HTML when the template has it), to open in any mail program. Only
+ * for the check: mails that are sent are composed by the outbox (issue 12 part B).
+ */
+export function emlPreview(mail: RenderedMail, from: string, to: string): Buffer {
+  const boundary = `----=_check_${randomBytes(8).toString('hex')}`;
+  const part = (type: string, body: string) =>
+    [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, 'Content-Transfer-Encoding: base64', '', base64Lines(body), ''].join('\r\n');
+  const head = [
+    `From: ${oneLine(from)}`,
+    `To: ${oneLine(to)}`,
+    `Subject: ${encodedWord(oneLine(mail.subject))}`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    '',
+    '',
+  ].join('\r\n');
+  const parts = [part('text/plain', mail.text), ...(mail.html ? [part('text/html', mail.html)] : [])].join('');
+  return Buffer.from(`${head}${parts}--${boundary}--\r\n`, 'utf8');
+}
+
+/**
+ * Every template rendered from its sample data, as the check's zip holds them: PDFs as .pdf, mails as .eml, and
+ * `report.txt` listing each as ok or with its error. A template that fails is in the report only.
+ */
+export async function checkTemplates(db: DbOrTx, env: Env, reportName: string): Promise<CheckResult> {
+  const entries: CheckEntry[] = [];
+  const report: string[] = [`Template check, ${new Date().toISOString()}`, ''];
+  let ok = 0;
+  let failed = 0;
+  for (const definition of TEMPLATES) {
+    const { bytes, customised } = await currentTemplate(db, definition);
+    const source = customised ? 'uploaded' : 'built-in default';
+    const text = bytes.toString('utf8');
+    try {
+      if (definition.kind === 'pdf') {
+        const pdf = await pdfOf(env, await renderText(env, 'pdf', text, definition.sample));
+        entries.push({ name: `${definition.internalname}.pdf`, content: pdf });
+      } else {
+        const mail = await renderText(env, 'mail', text, definition.sample);
+        const office = officeOf(env);
+        entries.push({ name: `${definition.internalname}.eml`, content: emlPreview(mail, `${office.name} <${office.email}>`, 'recipient@example.org') });
+      }
+      ok++;
+      report.push(`ok     ${definition.internalname} (${definition.displayname}, ${source})`);
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      failed++;
+      report.push(`ERROR  ${definition.internalname} (${definition.displayname}, ${source}): ${err.message}`);
+    }
+  }
+  report.push('', `${ok} ok, ${failed} with errors`, '');
+  entries.push({ name: reportName, content: Buffer.from(report.join('\n'), 'utf8') });
+  return { entries, ok, failed };
+}

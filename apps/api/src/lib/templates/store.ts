@@ -1,0 +1,160 @@
+import { eq, sql } from 'drizzle-orm';
+import { AppError, type TemplateInfo } from '@app/contracts';
+import { templates, users, type DbOrTx } from '@app/db';
+import type { Env } from '../../env.js';
+import { recordEvent } from '../events/record.js';
+import { plainData, TemplateError } from './engine.js';
+import { renderTemplateText, type RenderedByKind } from './formats.js';
+import { defaultTemplate, TEMPLATES, templateDefinition, type TemplateDefinition } from './registry.js';
+
+/** The office as templates and the PDF letterhead see it (`office.*`), from the settings (README, decision 015). */
+export interface Office {
+  name: string;
+  address_lines: string[];
+  email: string;
+  iban: string;
+  bic: string;
+}
+
+export function officeOf(env: Env): Office {
+  return {
+    name: env.OFFICE_NAME,
+    address_lines: env.OFFICE_ADDRESS.split('|')
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+    email: env.OFFICE_EMAIL,
+    iban: env.OFFICE_IBAN,
+    bic: env.OFFICE_BIC,
+  };
+}
+
+/** What rendering needs: a database handle (or the caller's transaction) and the settings. */
+export interface TemplateContext {
+  db: DbOrTx;
+  env: Env;
+}
+
+/** The definition of `internalname`, or a 404 naming it. */
+export function definitionOf(internalname: string): TemplateDefinition {
+  const definition = templateDefinition(internalname);
+  if (!definition) throw new AppError('NOT_FOUND', `No template "${internalname}"`, { internalname: [`no template "${internalname}"`] });
+  return definition;
+}
+
+interface Replacement {
+  content: string;
+  filename: string;
+  uploaded_timestamp: Date;
+  uploaded_user: string | null;
+}
+
+async function replacementOf(db: DbOrTx, internalname: string): Promise<Replacement | undefined> {
+  const [row] = await db
+    .select({ content: templates.content, filename: templates.filename, uploaded_timestamp: templates.uploaded_timestamp, uploaded_user: users.usr_name })
+    .from(templates)
+    .leftJoin(users, eq(users.id, templates.uploaded_user))
+    .where(eq(templates.internalname, internalname));
+  return row;
+}
+
+/** The template's current text: the uploaded replacement, else the built-in default — as bytes, exactly. */
+export async function currentTemplate(db: DbOrTx, definition: TemplateDefinition): Promise<{ bytes: Buffer; customised: boolean }> {
+  const replacement = await replacementOf(db, definition.internalname);
+  return replacement ? { bytes: Buffer.from(replacement.content, 'utf8'), customised: true } : { bytes: defaultTemplate(definition), customised: false };
+}
+
+/** The template list of `GET /config`. */
+export async function templateList(db: DbOrTx): Promise<TemplateInfo[]> {
+  const rows = await db
+    .select({ internalname: templates.internalname, uploaded_timestamp: templates.uploaded_timestamp, uploaded_user: users.usr_name })
+    .from(templates)
+    .leftJoin(users, eq(users.id, templates.uploaded_user));
+  const uploaded = new Map(rows.map((r) => [r.internalname, r]));
+  return TEMPLATES.map((d) => {
+    const row = uploaded.get(d.internalname);
+    return {
+      id: d.id,
+      internalname: d.internalname,
+      displayname: d.displayname,
+      filename: d.filename,
+      kind: d.kind,
+      customised: !!row,
+      uploaded_timestamp: row ? row.uploaded_timestamp.toISOString() : null,
+      uploaded_user: row?.uploaded_user ?? null,
+    };
+  });
+}
+
+/** Renders a template text of the definition's kind with the data (plus `office`); TemplateError if it cannot. */
+export function renderText<K extends keyof RenderedByKind>(env: Env, kind: K, text: string, data: object): Promise<RenderedByKind[K]> {
+  return renderTemplateText(kind, text, { ...plainData(data), office: officeOf(env) });
+}
+
+/**
+ * The current text of `internalname` rendered with real data. A template that does not render is the office's
+ * to fix, not a crash: the answer (500, issue 18 point 4) says which template and line, without internals.
+ */
+async function renderCurrent<K extends keyof RenderedByKind>(ctx: TemplateContext, kind: K, internalname: string, data: object): Promise<RenderedByKind[K]> {
+  const definition = definitionOf(internalname);
+  if (definition.kind !== kind) throw new Error(`${internalname} is not a ${kind} template`);
+  const { bytes, customised } = await currentTemplate(ctx.db, definition);
+  try {
+    return await renderText(ctx.env, kind, bytes.toString('utf8'), data);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    const which = customised ? 'the uploaded template' : 'the built-in template';
+    throw new AppError('INTERNAL', `${definition.displayname}: ${which} ${internalname} does not render (${err.message}); check it on the Configuration screen`);
+  }
+}
+
+/** Renders the current text of `internalname` (a mail template) with the data: what the outbox sends. */
+export function renderMail(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['mail']> {
+  return renderCurrent(ctx, 'mail', internalname, data);
+}
+
+/** The texts of the current document template `internalname` rendered with the data, for the PDF layout. */
+export function renderDocumentText(ctx: TemplateContext, internalname: string, data: object): Promise<RenderedByKind['pdf']> {
+  return renderCurrent(ctx, 'pdf', internalname, data);
+}
+
+/** A template refused: 400 naming the file field, with the engine's message and line. */
+export function refusal(error: TemplateError, field = 'file'): AppError {
+  return new AppError('BAD_REQUEST', `The template does not render with its sample data: ${error.message}`, { [field]: [error.message] });
+}
+
+/**
+ * Keeps an uploaded replacement (already checked by the caller) and records it in the event log, in the
+ * caller's transaction.
+ */
+export async function saveTemplate(tx: DbOrTx, definition: TemplateDefinition, upload: { text: string; filename: string; size: number }, userId: number): Promise<void> {
+  const before = await replacementOf(tx, definition.internalname);
+  await tx
+    .insert(templates)
+    .values({ internalname: definition.internalname, content: upload.text, filename: upload.filename, uploaded_user: userId })
+    .onConflictDoUpdate({
+      target: templates.internalname,
+      set: { content: upload.text, filename: upload.filename, uploaded_user: userId, uploaded_timestamp: sql`clock_timestamp()` as unknown as Date },
+    });
+  await recordEvent(tx, {
+    type: 'update',
+    userId,
+    resource: 'template',
+    recordId: definition.id,
+    message: `Template ${definition.internalname} (${definition.displayname}) uploaded: "${upload.filename}", ${upload.size} bytes (was ${before ? `the upload "${before.filename}"` : 'the built-in default'})`,
+  });
+}
+
+/** Goes back to the built-in default (the replacement is deleted); recorded in the event log. */
+export async function resetTemplate(tx: DbOrTx, definition: TemplateDefinition, userId: number): Promise<boolean> {
+  const deleted = await tx.delete(templates).where(eq(templates.internalname, definition.internalname)).returning({ filename: templates.filename });
+  await recordEvent(tx, {
+    type: 'update',
+    userId,
+    resource: 'template',
+    recordId: definition.id,
+    message: deleted[0]
+      ? `Template ${definition.internalname} (${definition.displayname}) reset to the built-in default (the upload "${deleted[0].filename}" removed)`
+      : `Template ${definition.internalname} (${definition.displayname}) reset: it was the built-in default already`,
+  });
+  return deleted.length > 0;
+}

@@ -1,0 +1,127 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { TemplateInfo } from '@app/contracts';
+import { stubApi, type Answers } from '../../test/api-stub';
+import { blobText, savedFiles } from '../../test/downloads';
+import { adminUser, developerUser, failure, plainUser, readerUser, SEEN, session } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const template = (id: number, internalname: string, displayname: string, kind: 'pdf' | 'mail', customised = false): TemplateInfo => ({
+  id,
+  internalname,
+  displayname,
+  filename: `${internalname}.liquid`,
+  kind,
+  customised,
+  uploaded_timestamp: customised ? SEEN : null,
+  uploaded_user: customised ? 'Ada Admin' : null,
+});
+
+const templates = [template(1, 'invoice_pdf', 'Invoice (PDF)', 'pdf'), template(5, 'invoice_email', 'E-mail: invoice', 'mail', true)];
+const config = (answers: Answers = {}) => ({ 'GET /config': { body: { version: 'v9.9.9', templates } }, ...answers }) satisfies Answers;
+
+async function openConfig(user = adminUser, answers: Answers = {}) {
+  const view = renderApp('/config', stubApi({ ...session(user), ...config(answers) }));
+  await screen.findByRole('table', { name: 'Templates' });
+  return view;
+}
+
+const row = (name: string) => screen.getByRole('row', { name: new RegExp(name.replace(/[()]/g, '\\$&')) });
+
+describe('the Configuration screen', () => {
+  it('shows an Administrator the version and the Templates tab, without the Email tab', async () => {
+    await openConfig(adminUser);
+    expect(screen.getByRole('heading', { name: 'Configuration' })).toBeInTheDocument();
+    expect(screen.getByText('Server version v9.9.9')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Templates' })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Email' })).not.toBeInTheDocument();
+    expect(within(row('Invoice (PDF)')).getByText('Built-in default')).toBeInTheDocument();
+    expect(within(row('E-mail: invoice')).getByText('Uploaded')).toBeInTheDocument();
+    expect(within(row('Invoice (PDF)')).getByRole('button', { name: 'Reset Invoice (PDF) to default' })).toBeDisabled();
+  });
+
+  it('shows a Developer the Email tab too', async () => {
+    const { user } = await openConfig(developerUser);
+    await user.click(screen.getByRole('tab', { name: 'Email' }));
+    expect(await screen.findByText('The e-mail settings are not built yet.')).toBeInTheDocument();
+  });
+
+  it('is not allowed for Users and Readers, and asks the server nothing', async () => {
+    for (const who of [plainUser, readerUser]) {
+      const api = stubApi({ ...session(who), ...config() });
+      const view = renderApp('/config', api);
+      expect(await screen.findByRole('alert')).toHaveTextContent('not allowed');
+      expect(api.sent('GET /config')).toHaveLength(0);
+      view.unmount();
+    }
+  });
+
+  it('downloads a template under its name, by its internalname', async () => {
+    const { user, api } = await openConfig(adminUser, {
+      'POST /config/get_template': { file: { content: new Blob(['subject: x'], { type: 'text/plain' }), filename: 'invoice_email.liquid' } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Download E-mail: invoice' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /config/get_template')!.body).toEqual({ internalname: 'invoice_email' });
+    expect(savedFiles[0]!.filename).toBe('invoice_email.liquid');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('subject: x');
+  });
+
+  it('keeps Upload disabled until a file is chosen, sends it for the template and reloads the list', async () => {
+    const { user, api } = await openConfig(adminUser, { 'POST /config/import/': { body: template(1, 'invoice_pdf', 'Invoice (PDF)', 'pdf', true) } });
+    await user.click(screen.getByRole('button', { name: 'Upload Invoice (PDF)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload template: Invoice (PDF)' });
+    const upload = within(dialog).getByRole('button', { name: 'Upload' });
+    expect(upload).toBeDisabled();
+    await user.upload(within(dialog).getByLabelText('Template file'), new File(['title: Rechnung'], 'invoice_pdf.liquid', { type: 'text/plain' }));
+    expect(upload).toBeEnabled();
+    await user.click(upload);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Upload template: Invoice (PDF)' })).not.toBeInTheDocument());
+    const sent = api.last('POST /config/import/')!;
+    expect(sent.query.get('internalname')).toBe('invoice_pdf');
+    expect((sent.body as FormData).get('file')).toBeInstanceOf(File);
+    expect(api.sent('GET /config')).toHaveLength(2);
+    expect(await screen.findByText('Uploaded Invoice (PDF)')).toBeInTheDocument();
+  });
+
+  it("shows a refused template's error and line on the file field, and keeps the dialog open", async () => {
+    const { user } = await openConfig(adminUser, {
+      'POST /config/import/': failure(400, 'The template does not render with its sample data: line 4: tag {% for %} not closed', {
+        file: ['line 4: tag {% for %} not closed'],
+      }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Upload E-mail: invoice' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload template: E-mail: invoice' });
+    await user.upload(within(dialog).getByLabelText('Template file'), new File(['{% for x in y %}'], 'invoice_email.liquid', { type: 'text/plain' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(await within(dialog).findByText('line 4: tag {% for %} not closed')).toBeInTheDocument();
+  });
+
+  it('resets to the default only after the confirm', async () => {
+    const { user, api } = await openConfig(adminUser, { 'POST /config/reset_template': { body: template(5, 'invoice_email', 'E-mail: invoice', 'mail') } });
+    await user.click(screen.getByRole('button', { name: 'Reset E-mail: invoice to default' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset to default' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.sent('POST /config/reset_template')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Reset E-mail: invoice to default' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Reset to default' })).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(api.sent('POST /config/reset_template')).toHaveLength(1));
+    expect(api.last('POST /config/reset_template')!.body).toEqual({ internalname: 'invoice_email' });
+    expect(await screen.findByText('E-mail: invoice is the built-in default again')).toBeInTheDocument();
+  });
+
+  it('checks the templates and saves the zip', async () => {
+    const { user } = await openConfig(adminUser, {
+      'POST /config/check_templates': { file: { content: new Blob(['PK zip'], { type: 'application/zip' }), filename: 'templates-check.zip' } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Check templates' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('templates-check.zip');
+  });
+
+  it('says so when the check fails', async () => {
+    const { user } = await openConfig(adminUser, { 'POST /config/check_templates': failure(500, 'Internal server error') });
+    await user.click(screen.getByRole('button', { name: 'Check templates' }));
+    expect(await screen.findByText('Server error while checking templates')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { uiPermissions, type Config } from '@app/contracts';
+import { api } from '../../lib/api-client';
+import { failureMessage } from '../../lib/alerts';
+import { useAuth } from '../../lib/auth';
+import { queryKeys } from '../../lib/query-keys';
+import { EmailTab } from './email-tab';
+import { TemplatesTab } from './templates-tab';
+
+/**
+ * The Configuration screen (spec §2, issue 12): the server version, tab Templates for Developers and
+ * Administrators, tab Email for Developers only. The route itself is guarded (route.config).
+ */
+export function ConfigPage() {
+  const { hasLevel } = useAuth();
+  const config = useQuery({ queryKey: queryKeys.config, queryFn: () => api.get<Config>('/config') });
+  const showEmail = hasLevel(uiPermissions['config.email']);
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="baseline">
+        <Title order={1} size="h3">
+          Configuration
+        </Title>
+        {config.data && (
+          <Text size="sm" c="dimmed">
+            Server version {config.data.version}
+          </Text>
+        )}
+      </Group>
+      {config.isError && (
+        <Alert color="red" variant="light" role="alert">
+          {failureMessage(config.error, 'loading the configuration')}
+        </Alert>
+      )}
+      <Tabs defaultValue="templates" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="templates">Templates</Tabs.Tab>
+          {showEmail && <Tabs.Tab value="email">Email</Tabs.Tab>}
+        </Tabs.List>
+        <Tabs.Panel value="templates" pt="md">
+          <TemplatesTab templates={config.data?.templates} loading={config.isPending} />
+        </Tabs.Panel>
+        {showEmail && (
+          <Tabs.Panel value="email" pt="md">
+            <EmailTab />
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Stack>
+  );
+}
