@@ -6,3 +6,4 @@ export * from './student.js';
 export * from './stored-file.js';
 export * from './contract.js';
 export * from './jobs.js';
+export * from './mail.js';
