@@ -80,6 +80,15 @@ describe('Email settings', () => {
       smtp_password: 'p@ss',
       from_email_address: 'mailer@example.org',
     });
+    expect(settingsFromUrl('smtp://localhost:1025?security=none&from=office@example.org')).toMatchObject({
+      smtp_servername: 'localhost',
+      smtp_port: 1025,
+      smtp_security: 'none',
+      smtp_username: '',
+      smtp_password: null,
+      from_email_address: 'office@example.org',
+    });
+    expect(() => settingsFromUrl(`http://user:${SECRET}@host`)).toThrow(/^SMTP_URL must start with smtp:\/\/ or smtps:\/\/$/);
     expect(await seedEmailSettings(t.db, `smtp://seed:${SECRET}@localhost:2525?from=seed@example.org`)).toBe(true);
     const seeded = await api('get', '/config/email', developer.token).expect(200);
     expect(seeded.body).toMatchObject({ smtp_servername: 'localhost', smtp_port: 2525, smtp_security: 'starttls', smtp_username: 'seed', smtp_password_set: true, from_email_address: 'seed@example.org' });
