@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
 import { contracts, logEvents, outbox, students } from '@app/db';
 import type { Actor } from '../../lib/crud/crud-service.js';
+import { classify } from '../../lib/mail/deliver.js';
 import { queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
 import { seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
@@ -290,6 +291,44 @@ describe('delivery', () => {
     expect(smtp.dataCount()).toBe(datas + 1);
     expect(smtp.received.length).toBe(count);
     expect((await rowOf(id)).status).toBe('unknown');
+  });
+});
+
+describe('delivery failures without a reply', () => {
+  it('a refused connection is temporary: tried again, then failed naming the error', async () => {
+    const closed = await import('node:net').then(
+      ({ createServer }) =>
+        new Promise<number>((resolve) => {
+          const probe = createServer();
+          probe.listen(0, '127.0.0.1', () => {
+            const { port } = probe.address() as { port: number };
+            probe.close(() => resolve(port));
+          });
+        }),
+    );
+    const current = await api('get', '/config/email', developer.token);
+    const moved = await api('put', '/config/email/', developer.token).set('If-Match', current.body.edit_timestamp).send({ ...settingsBody, smtp_port: closed, smtp_password: null });
+    expect(moved.status).toBe(200);
+    try {
+      const id = await queue({ to: 'nowhere@example.org', subject: 'No server', text: 'x' });
+      const row = await settled(id);
+      expect(row.status).toBe('failed');
+      expect(row.attempts).toBe(3);
+      expect(row.last_reply).toMatch(/^Gave up after 3 attempts: .*ECONNREFUSED/);
+    } finally {
+      await api('put', '/config/email/', developer.token).set('If-Match', moved.body.edit_timestamp).send({ ...settingsBody, smtp_password: null }).expect(200);
+    }
+  });
+
+  it('tells a timeout or lost connection before the message was handed over (retry) from one after it (unknown)', () => {
+    expect(classify({ code: 'ETIMEDOUT', message: 'Greeting never received' }, false).kind).toBe('temporary');
+    expect(classify({ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }, false).kind).toBe('temporary');
+    expect(classify({ code: 'ETIMEDOUT', message: 'Timeout' }, true).kind).toBe('unknown');
+    expect(classify({ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }, true).kind).toBe('unknown');
+    // A reply is a reply, whenever it comes: 4xx is temporary, 5xx final.
+    expect(classify({ code: 'EMESSAGE', responseCode: 452, response: '452 Insufficient storage' }, true).kind).toBe('temporary');
+    expect(classify({ code: 'EMESSAGE', responseCode: 554, response: '554 Rejected' }, true)).toEqual({ kind: 'refused', reply: '554 Rejected' });
+    expect(classify({ code: 'EAUTH', message: 'Invalid login' }, false).kind).toBe('refused');
   });
 });
 
