@@ -172,7 +172,11 @@ const otherOperations: Record<string, Operation> = {
     requestBody: body(EmailConfigUpdateSchema),
     responses: { 200: jsonResponse('email_config', EmailConfigSchema) },
   },
-  'POST /config/email/send_test': { summary: 'Queue a test mail to the test address (see the Outbox)', responses: { 200: jsonResponse('{message, outbox_id}', SendTestMailResultSchema) } },
+  'POST /config/email/send_test': {
+    summary: 'Queue a test mail to the test address (see the Outbox)',
+    requestBody: body(z.object({}).strict()),
+    responses: { 200: jsonResponse('{message, outbox_id}', SendTestMailResultSchema) },
+  },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
   'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
   'GET /batch_runs/:id/result': { summary: "A batch run's rows and outcomes as xlsx", responses: { 200: fileResponse('Batch_{id}_{label}.xlsx') } },
