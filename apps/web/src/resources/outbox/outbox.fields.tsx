@@ -11,11 +11,5 @@ export const outboxFields = defineFields(outboxResource, [
   { name: 'status', label: 'Status', kind: 'select', options: statusOptions, readOnly: true },
   { name: 'attempts', label: 'Attempts', kind: 'number', readOnly: true },
   { name: 'last_reply', label: 'Last SMTP reply', kind: 'textarea', readOnly: true, span: 2 },
-  { name: 'created_timestamp', label: 'Queued', kind: 'text', readOnly: true },
-  { name: 'sent_timestamp', label: 'Sent', kind: 'text', readOnly: true },
-  { name: 'created_user_name', label: 'Asked by', kind: 'text', readOnly: true },
-  { name: 'attachment_names', label: 'Attachments', kind: 'text', readOnly: true },
-  { name: 'resource', label: 'Concerns', kind: 'text', readOnly: true },
-  { name: 'record_id', label: 'Record', kind: 'number', readOnly: true },
   { name: 'text_body', label: 'Text', kind: 'textarea', readOnly: true, span: 2 },
 ]);

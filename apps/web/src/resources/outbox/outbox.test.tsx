@@ -49,6 +49,9 @@ describe('the Outbox', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
     await waitFor(() => expect(api.sent('POST /outbox/2/resend')).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    const info = screen.getByRole('region', { name: 'E-mail information' });
+    expect(within(info).getByRole('link', { name: 'contract 12' })).toHaveAttribute('href', '/contract/12');
+    expect(within(info).getByText('Ada Lovelace')).toBeInTheDocument();
   });
 
   it('is not open to a User', async () => {

@@ -1,5 +1,6 @@
 import { outboxResource } from '@app/contracts';
 import { defineResourceUi } from '../../machinery/resource-ui';
+import { OutboxInfo } from './outbox.extras';
 import { outboxFields } from './outbox.fields';
 import { outboxFilters } from './outbox.filters';
 
@@ -12,4 +13,5 @@ export const outboxUi = defineResourceUi({
   fields: outboxFields,
   filters: outboxFilters,
   overview: { newPath: null },
+  detail: { info: (detail) => <OutboxInfo detail={detail} /> },
 });
