@@ -109,9 +109,13 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
   return id;
 }
 
-/** The delivery job of a row, now or at `runAt`. graphile-worker never retries it: the outbox decides (decision 016). */
+/**
+ * The delivery job of a row, now or at `runAt`. SMTP outcomes never make the job fail (the outbox decides about
+ * retries, decision 016); graphile-worker retries it only when it threw — the database failed before or after
+ * the send — and the claim makes that harmless: a row whose delivery began is never claimed again.
+ */
 export async function addMailJob(tx: DbOrTx, outboxId: number, runAt?: Date): Promise<void> {
-  await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 1, runAt });
+  await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt });
 }
 
 /** The event log's contract link of a mail about a contract. */

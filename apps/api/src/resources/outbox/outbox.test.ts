@@ -3,8 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
 import { contracts, logEvents, outbox, students } from '@app/db';
 import type { Actor } from '../../lib/crud/crud-service.js';
-import { classify } from '../../lib/mail/deliver.js';
-import { queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
+import { classify, markStalledMails } from '../../lib/mail/deliver.js';
+import { addMailJob, queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
 import { seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, userWithToken } from '../../test/factories.js';
@@ -329,6 +329,29 @@ describe('delivery failures without a reply', () => {
     expect(classify({ code: 'EMESSAGE', responseCode: 452, response: '452 Insufficient storage' }, true).kind).toBe('temporary');
     expect(classify({ code: 'EMESSAGE', responseCode: 554, response: '554 Rejected' }, true)).toEqual({ kind: 'refused', reply: '554 Rejected' });
     expect(classify({ code: 'EAUTH', message: 'Invalid login' }, false).kind).toBe('refused');
+  });
+});
+
+describe('a delivery interrupted by a dying worker', () => {
+  it('is never taken up again by a job, and the sweep marks it unknown', async () => {
+    const id = await t.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(outbox)
+        .values({ recipient: 'half@example.org', subject: 'Half sent', text_body: 'x', attempts: 1, sending_since: new Date(Date.now() - 3_600_000) })
+        .returning({ id: outbox.id });
+      // As a retried job would: the row is mid-delivery, so the job leaves it alone.
+      await addMailJob(tx, row!.id);
+      return row!.id;
+    });
+    const datas = smtp.dataCount();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(smtp.dataCount()).toBe(datas);
+    expect((await rowOf(id)).status).toBe('queued');
+    expect(await markStalledMails(t.ctx, 60_000)).toEqual([id]);
+    const row = await rowOf(id);
+    expect(row).toMatchObject({ status: 'unknown', sending_since: null });
+    expect(row.last_reply).toMatch(/interrupted/);
+    expect((await eventsOf(id)).map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailFailed]);
   });
 });
 
