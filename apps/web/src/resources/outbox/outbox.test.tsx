@@ -36,6 +36,7 @@ describe('the Outbox', () => {
     expect(api.last('GET /outbox')!.query.get('sort')).toBe('created_timestamp|desc');
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[2]!.textContent)).toEqual(['student2@example.org', 'student1@example.org']);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[4]!.textContent)).toEqual(['Unknown', 'Sent']);
     expect(screen.queryByRole('link', { name: /New/ })).not.toBeInTheDocument();
   });
 

@@ -1,5 +1,6 @@
 import { outboxResource } from '@app/contracts';
 import { defineResourceUi } from '../../machinery/resource-ui';
+import { outboxCells } from './outbox.cells';
 import { OutboxInfo } from './outbox.extras';
 import { outboxFields } from './outbox.fields';
 import { outboxFilters } from './outbox.filters';
@@ -10,6 +11,7 @@ import { outboxFilters } from './outbox.filters';
  */
 export const outboxUi = defineResourceUi({
   descriptor: outboxResource,
+  cells: outboxCells,
   fields: outboxFields,
   filters: outboxFilters,
   overview: { newPath: null },
