@@ -42,6 +42,17 @@ const EnvSchema = z.object({
   BATCH_STALE_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** A pause between two rows of a batch run. */
   BATCH_ROW_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * The SMTP server that seeds the Email settings on first start (smtp://user:pass@host:587, smtps:// for TLS,
+   * `?from=office@example.org`); afterwards the settings screen is the truth.
+   */
+  SMTP_URL: z.url({ error: 'SMTP_URL must be a smtp:// or smtps:// URL' }).optional(),
+  /** Delivery attempts of one mail before a temporary failure is given up on (then `failed`). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  /** The pause before the second attempt; it doubles with each further one. */
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /** Connecting, the greeting and each wait for the SMTP server are given up on after this long. */
+  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
   /** PostgreSQL cancels a statement running longer; a stalled server is given up on a second later (503). */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Getting a database connection (a new one, or a free one from the pool) may take this long (then 503). */

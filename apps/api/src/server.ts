@@ -10,6 +10,7 @@ import { startWorkers, type Workers } from './lib/jobs/worker.js';
 import { modulesByKey, resourceModules } from './resources/index.js';
 import { shutdownDeadlineMs, SHUTDOWN_STEP_MS, within } from './lib/shutdown.js';
 import { seedBase } from './seed.js';
+import { seedEmailSettings } from './lib/mail/settings.js';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit();
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
     handle = connect(database.url, { statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, connectTimeoutMs: env.DB_CONNECT_TIMEOUT_MS });
     const seeded = await seedBase(handle.db, { adminUsername: env.ADMIN_USERNAME, adminPassword: env.ADMIN_PASSWORD });
     await deleteExpiredSessions(handle.db);
+    if (await seedEmailSettings(handle.db, env.SMTP_URL)) logger.info('Email settings seeded from SMTP_URL');
     if (seeded.admin) {
       const lines = [`Created the Developer account "${seeded.admin.login}".`];
       if (seeded.admin.generatedPassword) {

@@ -16,6 +16,7 @@ export * from './auth/session.js';
 export * from './auth/permissions.js';
 export * from './config/templates.js';
 export * from './resources/index.js';
+export * from './mail/email-settings.js';
 export * from './version.js';
 export * from './rules/contract-status.js';
 export * from './rules/end-date.js';

@@ -17,6 +17,7 @@ import { userChoices, userModule } from './user/user.router.js';
 import { studentChoices, studentModule } from './student/student.router.js';
 import { contractChoices, contractModule } from './contract/contract.router.js';
 import { contractFileModule } from './contract-file/contract-file.router.js';
+import { outboxModule } from './outbox/outbox.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -48,6 +49,7 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     studentModule(ctx),
     contractModule(ctx),
     contractFileModule(ctx),
+    outboxModule(ctx),
   ];
 }
 

@@ -27,6 +27,7 @@ export const menus: readonly MenuGroup[] = [
       { label: 'Milestones', path: '/milestones' },
       { label: 'Configuration', path: '/config', level: uiPermissions['route.config'] },
       { label: 'Users', path: '/users' },
+      { label: 'Outbox', path: '/outbox' },
       { label: 'Log Events', path: '/events' },
     ],
   },

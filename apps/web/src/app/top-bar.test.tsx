@@ -24,6 +24,7 @@ describe('top bar', () => {
       'Milestones',
       'Configuration',
       'Users',
+      'Outbox',
       'Log Events',
     ]);
     await user.click(screen.getByRole('menuitem', { name: 'Universities' }));

@@ -3,6 +3,7 @@ import { contractUi } from './contract/contract.ui';
 import { countryUi } from './country/country.ui';
 import { logEventUi } from './log-event/log-event.ui';
 import { milestoneUi } from './milestone/milestone.ui';
+import { outboxUi } from './outbox/outbox.ui';
 import { programUi } from './program/program.ui';
 import { studentFeeUi } from './student-fee/student-fee.ui';
 import { studentUi } from './student/student.ui';
@@ -24,4 +25,5 @@ export const resourceUis: readonly ResourceUi[] = [
   logEventUi,
   studentUi,
   contractUi,
+  outboxUi,
 ];

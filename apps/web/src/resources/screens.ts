@@ -3,6 +3,7 @@ import {
   countryResource,
   logEventResource,
   milestoneResource,
+  outboxResource,
   programResource,
   studentFeeResource,
   studentResource,
@@ -27,6 +28,7 @@ export const screenResources: readonly AnyResource[] = [
   logEventResource,
   studentResource,
   contractResource,
+  outboxResource,
 ];
 
 /** The paths of every view's overview and detail screen. */

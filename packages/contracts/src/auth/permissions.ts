@@ -64,6 +64,10 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /openapi.json': 'reader',
   ...Object.assign({}, ...resources.map(resourceRoutes), ...CHOICE_LISTS.map(choiceRoutes)),
   ...batchRunRoutes,
+  // The Email settings (issue 12): Developer only, the password never answered.
+  'GET /config/email': 'developer',
+  'PUT /config/email': 'developer',
+  'POST /config/email/send_test': 'developer',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

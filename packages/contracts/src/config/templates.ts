@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FileKind } from '../common/files.js';
+import { EmailConfigSchema } from '../mail/email-settings.js';
 
 /**
  * Templates (DESIGN §7, issue 12): every text the product prints or sends, addressed by `internalname`. The API
@@ -27,8 +28,10 @@ export type TemplateInfo = z.infer<typeof TemplateInfoSchema>;
  * `GET /config` (spec §3 Config). `email_config` is added beside `templates` by the e-mail settings (issue 12
  * part B): this schema is not strict so the two parts merge without touching each other.
  */
+/** `GET /config` (spec §3 Config): the version, the Email settings (never the password) and the templates. */
 export const ConfigSchema = z.object({
   version: z.string(),
+  email_config: EmailConfigSchema,
   templates: z.array(TemplateInfoSchema),
 });
 export type Config = z.infer<typeof ConfigSchema>;

@@ -9,6 +9,7 @@ import { milestoneResource } from './milestone.js';
 import { studentResource } from './student.js';
 import { contractResource } from './contract.js';
 import { contractFileResource } from './contract-file.js';
+import { outboxResource } from './outbox.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -20,6 +21,7 @@ export * from './milestone.js';
 export * from './student.js';
 export * from './contract.js';
 export * from './contract-file.js';
+export * from './outbox.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -33,4 +35,5 @@ export const resources: readonly AnyResource[] = [
   studentResource,
   contractResource,
   contractFileResource,
+  outboxResource,
 ];

@@ -7,3 +7,4 @@ export * from './stored-file.js';
 export * from './contract.js';
 export * from './jobs.js';
 export * from './template.js';
+export * from './mail.js';

@@ -9,6 +9,7 @@ import { recordEvent } from '../events/record.js';
 import { sendFile } from '../files/download.js';
 import { acceptUpload, uploadOf } from '../files/upload.js';
 import { queryRoute, route } from '../routes.js';
+import { emailConfigForDisplay } from '../mail/settings.js';
 import { checkTemplates } from '../templates/check.js';
 import { TemplateError } from '../templates/engine.js';
 import { pdfOf } from '../templates/pdf.js';
@@ -17,14 +18,18 @@ import { currentTemplate, definitionOf, refusal, renderText, resetTemplate, save
 /**
  * The Configuration routes (spec §7 Config, issue 12): the server version, the template list, download, upload,
  * check and reset of templates. The permission table says who may call each (GET /config and every change:
- * Administrator and Developer; get_template: every logged-in user). The Email settings (`email_config`,
- * `PUT /config/email/`) are issue 12 part B: they join `configAnswer` and this router.
+ * Administrator and Developer; get_template: every logged-in user). The Email settings' own routes
+ * (`/config/email`, Developer only) are in lib/mail/email-config.router.ts.
  */
 export function configRouter(ctx: AppContext): Router {
   const router = Router();
 
-  /** The body of `GET /config`; part B adds `email_config` here. */
-  const configAnswer = async (): Promise<Config> => ({ version: APP_VERSION, templates: await templateList(ctx.db) });
+  /** The body of `GET /config`: the Email settings never carry the password, only whether one is stored. */
+  const configAnswer = async (): Promise<Config> => ({
+    version: APP_VERSION,
+    email_config: await emailConfigForDisplay(ctx.db),
+    templates: await templateList(ctx.db),
+  });
 
   route(router, 'get', '/config/version', (_req, res) => {
     res.json({ version: APP_VERSION });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import JSZip from 'jszip';
 import { APP_VERSION, EVENT_TYPE_IDS } from '@app/contracts';
 import { logEvents, storedFiles, templates } from '@app/db';
@@ -46,11 +46,17 @@ async function lastEvent(type: 'update' | 'export' = 'update') {
 const GOOD_MAIL = 'subject: Ihre Rechnung {{ invoice.number }}\r\n--- text ---\r\nGuten Tag {{ student.name }}, Straße: ß, Betrag {{ invoice.total | money }}\r\n';
 
 describe('GET /config', () => {
-  it('answers the version and every template to Developers and Administrators', async () => {
+  it('answers the version, the Email settings without the password, and every template to Developers and Administrators', async () => {
+    await t.db.execute(sql`insert into email_settings (id, smtp_servername, smtp_port, smtp_password, from_email_address)
+      values (1, 'smtp.example.org', 587, 'very-secret-pw', 'office@example.org')
+      on conflict (id) do update set smtp_password = excluded.smtp_password, smtp_servername = excluded.smtp_servername`);
     for (const caller of [developer, admin]) {
       const res = await api('get', '/config', caller);
       expect(res.status).toBe(200);
       expect(res.body.version).toBe(APP_VERSION);
+      expect(res.body.email_config).toMatchObject({ smtp_servername: 'smtp.example.org', smtp_port: 587, smtp_password_set: true, from_email_address: 'office@example.org' });
+      expect(res.body.email_config).not.toHaveProperty('smtp_password');
+      expect(res.text).not.toContain('very-secret-pw');
       expect(res.body.templates).toHaveLength(TEMPLATES.length);
       expect(res.body.templates[0]).toEqual({
         id: 1,

@@ -16,9 +16,14 @@ export async function installQueue(pool: pg.Pool): Promise<void> {
  * Adds a job in the caller's transaction: it exists only if the change that asks for it commits, and a worker
  * is woken at once (graphile-worker's NOTIFY) when it does.
  */
-export async function addJob(tx: DbOrTx, task: string, payload: Record<string, unknown>, options: { maxAttempts?: number; jobKey?: string } = {}): Promise<void> {
+export async function addJob(
+  tx: DbOrTx,
+  task: string,
+  payload: Record<string, unknown>,
+  options: { maxAttempts?: number; jobKey?: string; runAt?: Date } = {},
+): Promise<void> {
   await tx.execute(
-    sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${options.maxAttempts ?? 25}, job_key => ${options.jobKey ?? null})`,
+    sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, max_attempts => ${options.maxAttempts ?? 25}, job_key => ${options.jobKey ?? null}, run_at => ${options.runAt?.toISOString() ?? null}::timestamptz)`,
   );
 }
 

@@ -3,6 +3,8 @@ import type { AppContext } from '../context.js';
 import type { ResourceModule } from '../actions/module.js';
 import { BATCH_TASK } from '../batch/batch-service.js';
 import { batchRunTask, resumeStaleRuns } from '../batch/batch-worker.js';
+import { deliverMailTask, markStalledMails } from '../mail/deliver.js';
+import { MAIL_TASK } from '../mail/outbox.js';
 import { workerLogger } from './queue.js';
 
 export interface Workers {
@@ -23,17 +25,27 @@ export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string,
     logger: workerLogger(ctx.logger),
     taskList: {
       [BATCH_TASK]: batchRunTask(ctx, modules, { rowPauseMs: env.BATCH_ROW_PAUSE_MS, heartbeatMs: Math.max(250, (env.BATCH_STALE_SECONDS * 1000) / 4) }),
+      [MAIL_TASK]: deliverMailTask(ctx),
     },
   });
   const sweep = () =>
     resumeStaleRuns(ctx, env.BATCH_STALE_SECONDS)
       .then((ids) => ids.length > 0 && ctx.logger.info({ runs: ids }, 'batch runs taken up again'))
       .catch((err: unknown) => ctx.logger.warn({ err }, 'batch sweep failed'));
+  // A mail whose delivery began longer ago than any wait nodemailer allows (connect, greeting, each reply) died
+  // with its worker: it is `unknown`, never sent again by itself.
+  const mailStallMs = env.MAIL_TIMEOUT_MS * 4;
+  const sweepMails = () =>
+    markStalledMails(ctx, mailStallMs)
+      .then((ids) => ids.length > 0 && ctx.logger.warn({ outbox_ids: ids }, 'interrupted mail deliveries marked unknown'))
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'mail sweep failed'));
   void sweep();
   const sweeper = setInterval(sweep, Math.max(500, (env.BATCH_STALE_SECONDS * 1000) / 2));
+  const mailSweeper = setInterval(sweepMails, Math.max(1000, mailStallMs / 2));
   return {
     async stop() {
       clearInterval(sweeper);
+      clearInterval(mailSweeper);
       await runner.stop();
     },
   };

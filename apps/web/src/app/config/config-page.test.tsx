@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TemplateInfo } from '@app/contracts';
+import type { EmailConfig, TemplateInfo } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
 import { adminUser, developerUser, failure, plainUser, readerUser, SEEN, session } from '../../test/fixtures';
@@ -18,7 +18,17 @@ const template = (id: number, internalname: string, displayname: string, kind: '
 });
 
 const templates = [template(1, 'invoice_pdf', 'Invoice (PDF)', 'pdf'), template(5, 'invoice_email', 'E-mail: invoice', 'mail', true)];
-const config = (answers: Answers = {}) => ({ 'GET /config': { body: { version: 'v9.9.9', templates } }, ...answers }) satisfies Answers;
+const emailConfig: EmailConfig = {
+  smtp_servername: 'mail.example.org',
+  smtp_port: 587,
+  smtp_security: 'starttls',
+  smtp_username: 'office',
+  smtp_password_set: true,
+  from_email_address: 'office@example.org',
+  test_email_address: null,
+  edit_timestamp: SEEN,
+};
+const config = (answers: Answers = {}) => ({ 'GET /config': { body: { version: 'v9.9.9', email_config: emailConfig, templates } }, ...answers }) satisfies Answers;
 
 async function openConfig(user = adminUser, answers: Answers = {}) {
   const view = renderApp('/config', stubApi({ ...session(user), ...config(answers) }));
@@ -40,10 +50,10 @@ describe('the Configuration screen', () => {
     expect(within(row('Invoice (PDF)')).getByRole('button', { name: 'Reset Invoice (PDF) to default' })).toBeDisabled();
   });
 
-  it('shows a Developer the Email tab too', async () => {
-    const { user } = await openConfig(developerUser);
+  it('shows a Developer the Email tab too, with the e-mail settings', async () => {
+    const { user } = await openConfig(developerUser, { 'GET /config/email': { body: emailConfig } });
     await user.click(screen.getByRole('tab', { name: 'Email' }));
-    expect(await screen.findByText('The e-mail settings are not built yet.')).toBeInTheDocument();
+    expect(await screen.findByLabelText(/SMTP server/)).toHaveValue('mail.example.org');
   });
 
   it('is not allowed for Users and Readers, and asks the server nothing', async () => {

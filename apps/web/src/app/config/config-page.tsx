@@ -5,7 +5,7 @@ import { api } from '../../lib/api-client';
 import { failureMessage } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys } from '../../lib/query-keys';
-import { EmailTab } from './email-tab';
+import { EmailSettings } from '../../resources/config/EmailSettings';
 import { TemplatesTab } from './templates-tab';
 
 /**
@@ -43,7 +43,7 @@ export function ConfigPage() {
         </Tabs.Panel>
         {showEmail && (
           <Tabs.Panel value="email" pt="md">
-            <EmailTab />
+            <EmailSettings />
           </Tabs.Panel>
         )}
       </Tabs>

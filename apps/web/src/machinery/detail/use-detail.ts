@@ -130,7 +130,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const queryClient = useQueryClient();
   const alerts = useAlerts();
   const { hasLevel, user } = useAuth();
-  const canWrite = hasLevel(descriptor.access.write);
+  // A read-only resource (the event log, the outbox) is edited by nobody, whatever the role.
+  const canWrite = hasLevel(descriptor.access.write) && !descriptor.readOnly;
   const canDelete = canWrite && descriptor.deletable;
   const mode: DetailMode = isNew ? 'new' : searchParams.get('mode') === 'edit' && canWrite ? 'edit' : 'read';
   const detailKey = queryKeys.detail(descriptor.key, id);

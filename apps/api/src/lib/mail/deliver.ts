@@ -1,0 +1,184 @@
+import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Task } from 'graphile-worker';
+import { outbox, outboxAttachments, storedFiles, type Tx } from '@app/db';
+import type { AppContext } from '../context.js';
+import { recordEvent } from '../events/record.js';
+import { scrubText } from '../logger.js';
+import { addMailJob, eventLinks, isOnAcceptedTarget, ON_ACCEPTED_TARGETS } from './outbox.js';
+import { isConfigured, readSmtpSettings, type SmtpSettings } from './settings.js';
+
+type OutboxRow = typeof outbox.$inferSelect;
+
+/** What one delivery attempt came to. */
+export type Attempt =
+  | { kind: 'accepted'; reply: string }
+  /** 5xx, or a mail that can never go (bad address, no settings): failed at once, not retried. */
+  | { kind: 'refused'; reply: string }
+  /** 4xx, connection refused or lost, timeout, all before the message was handed over: tried again later. */
+  | { kind: 'temporary'; reply: string }
+  /** Lost after the whole message was handed over, before the server answered: it may have arrived. */
+  | { kind: 'unknown'; reply: string };
+
+interface SmtpishError {
+  message?: string;
+  code?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/** Errors that no retry can mend although the server gave no 5xx. */
+const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'EAUTH', 'ECONFIG', 'EREQUIRETLS']);
+
+/** Sorts an error of nodemailer into the outcomes above; `dataSent` says whether the message was handed over. */
+export function classify(err: SmtpishError, dataSent: boolean): Attempt {
+  const reply = scrubText(String(err.response ?? err.message ?? 'Unknown error')).slice(0, 2000);
+  if (typeof err.responseCode === 'number' && err.responseCode >= 500) return { kind: 'refused', reply };
+  if (typeof err.responseCode === 'number' && err.responseCode >= 400) return { kind: 'temporary', reply };
+  if (dataSent) return { kind: 'unknown', reply: `Connection lost after the message was sent, before the server answered (${reply})` };
+  if (err.code && PERMANENT_CODES.has(err.code)) return { kind: 'refused', reply };
+  return { kind: 'temporary', reply };
+}
+
+async function attachmentsOf(db: AppContext['db'], outboxId: number) {
+  return db
+    .select({ filename: storedFiles.filename, contentType: storedFiles.mime_type, content: storedFiles.content })
+    .from(outboxAttachments)
+    .innerJoin(storedFiles, eq(storedFiles.id, outboxAttachments.file_id))
+    .where(eq(outboxAttachments.outbox_id, outboxId))
+    .orderBy(asc(outboxAttachments.position));
+}
+
+/**
+ * Hands one mail to the SMTP server of the settings. Every header comes from a structured value that nodemailer
+ * encodes (a name holding CR/LF stays inside its header). Never throws: the outcome says what happened.
+ */
+export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: OutboxRow): Promise<Attempt> {
+  if (!isConfigured(settings)) return { kind: 'temporary', reply: 'The Email settings name no SMTP server or from address yet' };
+  let dataSent = false;
+  // nodemailer logs the end of the message data once the whole message (terminator included) went to the socket.
+  const tracker = {
+    info: (data: unknown) => {
+      if (typeof data === 'object' && data !== null && (data as { tnx?: string }).tnx === 'message' && 'outByteCount' in data) dataSent = true;
+    },
+  };
+  const timeout = ctx.env.MAIL_TIMEOUT_MS;
+  const transport = nodemailer.createTransport({
+    host: settings.smtp_servername,
+    port: settings.smtp_port,
+    secure: settings.smtp_security === 'tls',
+    requireTLS: settings.smtp_security === 'starttls',
+    ignoreTLS: settings.smtp_security === 'none',
+    auth: settings.smtp_username ? { user: settings.smtp_username, pass: settings.smtp_password ?? '' } : undefined,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+    logger: tracker,
+    debug: false,
+  });
+  try {
+    const info = await transport.sendMail({
+      from: { name: '', address: settings.from_email_address },
+      to: { name: mail.recipient_name ?? '', address: mail.recipient },
+      subject: mail.subject,
+      text: mail.text_body,
+      html: mail.html_body ?? undefined,
+      messageId: mail.message_id ?? undefined,
+      attachments: (await attachmentsOf(ctx.db, mail.id)).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
+    const rejected = (info.rejected ?? []).length > 0;
+    const reply = scrubText(String(info.response ?? ''));
+    return rejected ? { kind: 'refused', reply } : { kind: 'accepted', reply };
+  } catch (err) {
+    return classify(err as SmtpishError, dataSent);
+  } finally {
+    transport.close();
+  }
+}
+
+const touch = () => sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')`;
+
+/** Takes the row for a delivery: only a queued row with no delivery under way. */
+async function claim(ctx: AppContext, id: number): Promise<OutboxRow | undefined> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update');
+    if (!row || row.status !== 'queued' || row.sending_since !== null) return undefined;
+    const [claimed] = await tx
+      .update(outbox)
+      .set({ sending_since: sql`now()`, attempts: sql`${outbox.attempts} + 1` })
+      .where(eq(outbox.id, id))
+      .returning();
+    return claimed;
+  });
+}
+
+async function mailEvent(tx: Tx, row: OutboxRow, type: 'emailSent' | 'emailFailed', message: string): Promise<void> {
+  await recordEvent(tx, { type, userId: row.created_user, resource: 'outbox', recordId: row.id, ...eventLinks(row.resource, row.record_id), message });
+}
+
+/** Records an attempt's outcome; on acceptance also the record timestamps the mail was to set, in one transaction. */
+export async function recordAttempt(ctx: AppContext, row: OutboxRow, attempt: Attempt): Promise<void> {
+  const { env } = ctx;
+  await ctx.db.transaction(async (tx) => {
+    const what = `E-mail "${row.subject}" to ${row.recipient}`;
+    if (attempt.kind === 'accepted') {
+      const [sent] = await tx
+        .update(outbox)
+        .set({ status: 'sent', sending_since: null, last_reply: attempt.reply, sent_timestamp: sql`now()`, edit_timestamp: touch() })
+        .where(eq(outbox.id, row.id))
+        .returning({ at: outbox.sent_timestamp });
+      const at = sent!.at!;
+      for (const target of Array.isArray(row.on_accepted) ? (row.on_accepted as { target?: unknown; id?: unknown }[]) : []) {
+        if (!isOnAcceptedTarget(target.target) || typeof target.id !== 'number') continue;
+        await ON_ACCEPTED_TARGETS[target.target](tx, target.id, at, row.created_user);
+      }
+      await mailEvent(tx, row, 'emailSent', `${what} sent (${attempt.reply})`);
+      return;
+    }
+    if (attempt.kind === 'temporary' && row.attempts < env.MAIL_MAX_ATTEMPTS) {
+      const delay = env.MAIL_RETRY_BASE_MS * 2 ** (row.attempts - 1);
+      await tx.update(outbox).set({ sending_since: null, last_reply: attempt.reply, edit_timestamp: touch() }).where(eq(outbox.id, row.id));
+      await addMailJob(tx, row.id, new Date(Date.now() + delay));
+      return;
+    }
+    const status = attempt.kind === 'unknown' ? 'unknown' : 'failed';
+    const reply = attempt.kind === 'temporary' ? `Gave up after ${row.attempts} attempts: ${attempt.reply}` : attempt.reply;
+    await tx.update(outbox).set({ status, sending_since: null, last_reply: reply, edit_timestamp: touch() }).where(eq(outbox.id, row.id));
+    await mailEvent(tx, row, 'emailFailed', status === 'unknown' ? `${what}: delivery unknown — ${reply}` : `${what} failed: ${reply}`);
+  });
+}
+
+/** The job: one delivery attempt of one outbox row. */
+export function deliverMailTask(ctx: AppContext): Task {
+  return async (payload) => {
+    const id = Number((payload as { outbox_id?: unknown }).outbox_id);
+    if (!Number.isInteger(id)) return;
+    const row = await claim(ctx, id);
+    if (!row) return;
+    const attempt = await sendOne(ctx, await readSmtpSettings(ctx.db), row);
+    await recordAttempt(ctx, row, attempt);
+    ctx.logger.info({ outbox_id: id, outcome: attempt.kind, attempt: row.attempts }, 'mail delivery attempt');
+  };
+}
+
+/**
+ * A row whose delivery started long ago and never finished (its worker died mid-send) may have arrived: it
+ * becomes `unknown`, never sent again by itself. Answers the ids it marked.
+ */
+export async function markStalledMails(ctx: AppContext, olderThanMs: number): Promise<number[]> {
+  return ctx.db.transaction(async (tx) => {
+    const stalled = await tx
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.status, 'queued'), isNotNull(outbox.sending_since), lt(outbox.sending_since, new Date(Date.now() - olderThanMs))))
+      .for('update', { skipLocked: true });
+    for (const row of stalled) {
+      const reply = 'The delivery was interrupted (the worker stopped while sending): it may or may not have arrived';
+      await tx.update(outbox).set({ status: 'unknown', sending_since: null, last_reply: reply, edit_timestamp: touch() }).where(eq(outbox.id, row.id));
+      await mailEvent(tx, row, 'emailFailed', `E-mail "${row.subject}" to ${row.recipient}: delivery unknown — ${reply}`);
+    }
+    return stalled.map((r) => r.id);
+  });
+}

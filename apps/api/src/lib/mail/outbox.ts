@@ -1,0 +1,133 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { contracts, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
+import type { Actor } from '../crud/crud-service.js';
+import { recordEvent } from '../events/record.js';
+import { storeFile } from '../files/stored-files.js';
+import { addJob } from '../jobs/queue.js';
+
+/** The job that delivers one outbox row. */
+export const MAIL_TASK = 'deliver_mail';
+
+/**
+ * The record timestamps a mail may set when the SMTP server accepts it: a fixed allow-list, so a row of the
+ * outbox can never name a table or column of its own choosing. Each is applied in the transaction that marks
+ * the mail sent, with the time of acceptance (and who asked, where the record keeps it).
+ */
+export const ON_ACCEPTED_TARGETS = {
+  'contract.bankinfo_emailrequest_timestamp': (tx: Tx, id: number, at: Date) =>
+    tx.update(contracts).set({ bankinfo_emailrequest_timestamp: at }).where(eq(contracts.id, id)),
+  'contract.pf_status_email_timestamp': (tx: Tx, id: number, at: Date) => tx.update(contracts).set({ pf_status_email_timestamp: at }).where(eq(contracts.id, id)),
+  /** The student's bank-info-requested timestamp and user. */
+  'student.bankinfo_request': (tx: Tx, id: number, at: Date, userId: number | null) =>
+    tx.update(students).set({ bankinfo_request_timestamp: at, bankinfo_request_user: userId }).where(eq(students.id, id)),
+} as const;
+
+export type OnAcceptedTarget = keyof typeof ON_ACCEPTED_TARGETS;
+export interface OnAccepted {
+  target: OnAcceptedTarget;
+  id: number;
+}
+
+export const isOnAcceptedTarget = (value: unknown): value is OnAcceptedTarget => typeof value === 'string' && Object.hasOwn(ON_ACCEPTED_TARGETS, value);
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface MailToQueue {
+  /** The recipient's address, and their name for the To header (never a header of its own, whatever it holds). */
+  to: string | { address: string; name?: string | null };
+  subject: string;
+  text: string;
+  html?: string | null;
+  attachments?: readonly MailAttachment[];
+  /** The record the mail is about (`{resource: 'contract', id: 12}`): the outbox filters by it. */
+  concerns?: { resource: string; id: number };
+  /** Timestamps to set once the SMTP server accepted the message. */
+  onAccepted?: readonly OnAccepted[];
+}
+
+/** A line of a header: CR, LF and other controls become spaces (a header value cannot start a new header). */
+// eslint-disable-next-line no-control-regex -- control characters are what is removed
+const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+
+/** The mail's Message-ID, kept for a resend so a mail client can tell a second copy from a new mail. */
+function messageIdFor(fromDomain: string): string {
+  return `<${Date.now().toString(36)}.${randomBytes(8).toString('hex')}@${fromDomain || 'localhost'}>`;
+}
+
+/**
+ * Queues an e-mail: its outbox row, its attachments and the delivery job, all in the caller's transaction, so
+ * the mail exists exactly when the action that asked for it commits (DESIGN §7). Answers the outbox row's id.
+ */
+export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue): Promise<number> {
+  const to = typeof mail.to === 'string' ? { address: mail.to, name: null } : mail.to;
+  for (const target of mail.onAccepted ?? []) {
+    if (!isOnAcceptedTarget(target.target)) throw new Error(`queueMail: "${String(target.target)}" is not an allowed on-accepted target`);
+  }
+  const userId = actor?.user.id ?? null;
+  const address = oneLine(to.address);
+  const subject = oneLine(mail.subject).slice(0, 500);
+  const [row] = await tx
+    .insert(outbox)
+    .values({
+      recipient: address,
+      recipient_name: to.name ? oneLine(to.name).slice(0, 200) : null,
+      subject,
+      text_body: mail.text,
+      html_body: mail.html ?? null,
+      resource: mail.concerns?.resource ?? null,
+      record_id: mail.concerns?.id ?? null,
+      on_accepted: mail.onAccepted && mail.onAccepted.length > 0 ? mail.onAccepted.map((o) => ({ target: o.target, id: o.id })) : null,
+      message_id: messageIdFor(address.split('@')[1] ?? ''),
+      created_user: userId,
+      edit_user: userId,
+    })
+    .returning({ id: outbox.id });
+  const id = row!.id;
+  let position = 0;
+  for (const a of mail.attachments ?? []) {
+    const fileId = await storeFile(
+      tx,
+      { filename: a.filename, mimeType: a.contentType, size: a.content.length, sha256: createHash('sha256').update(a.content).digest('hex'), buffer: a.content },
+      userId,
+    );
+    await tx.insert(outboxAttachments).values({ outbox_id: id, position: position++, file_id: fileId });
+  }
+  await addMailJob(tx, id);
+  await recordEvent(tx, {
+    type: 'emailQueued',
+    userId,
+    resource: 'outbox',
+    recordId: id,
+    ...eventLinks(mail.concerns?.resource ?? null, mail.concerns?.id ?? null),
+    message: `E-mail "${subject}" to ${address} queued`,
+  });
+  return id;
+}
+
+/**
+ * The delivery job of a row, now or at `runAt`. SMTP outcomes never make the job fail (the outbox decides about
+ * retries, decision 016); graphile-worker retries it only when it threw — the database failed before or after
+ * the send — and the claim makes that harmless: a row whose delivery began is never claimed again.
+ */
+export async function addMailJob(tx: DbOrTx, outboxId: number, runAt?: Date): Promise<void> {
+  await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt });
+}
+
+/** The event log's contract link of a mail about a contract. */
+export function eventLinks(resource: string | null, recordId: number | null): { contractId?: number } {
+  return resource === 'contract' && recordId !== null ? { contractId: recordId } : {};
+}
+
+/** Puts a failed or unknown mail back in the queue, by hand (the Resend action). */
+export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<void> {
+  await tx
+    .update(outbox)
+    .set({ status: 'queued', attempts: 0, sending_since: null, edit_user: actor.user.id, edit_timestamp: sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')` })
+    .where(eq(outbox.id, id));
+  await addMailJob(tx, id);
+}

@@ -1,0 +1,63 @@
+import { eq, ilike, or, sql } from 'drizzle-orm';
+import { outboxActions, outboxResource } from '@app/contracts';
+import { outbox, outboxAttachments, storedFiles, users } from '@app/db';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { recordAction } from '../../lib/actions/types.js';
+import type { AppContext } from '../../lib/context.js';
+import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
+import { emailConfigRouter } from '../../lib/mail/email-config.router.js';
+import { eventLinks, requeueMail } from '../../lib/mail/outbox.js';
+
+const o = outbox;
+const attachmentNames = sql<string | null>`(select string_agg(${storedFiles.filename}, ', ' order by ${outboxAttachments.position}) from ${outboxAttachments} join ${storedFiles} on ${storedFiles.id} = ${outboxAttachments.file_id} where ${outboxAttachments.outbox_id} = ${o.id})`;
+
+/**
+ * The Outbox overview (`/outbox`, Administrator and above): every mail the product queued, read-only, with the
+ * Resend action for a failed or unknown one. The Email settings routes (`/config/email`) come with it.
+ */
+export function outboxModule(ctx: AppContext): ResourceModule {
+  const service = createCrudService(ctx.db, {
+    resource: outboxResource,
+    table: o,
+    columns: {
+      id: o.id,
+      recipient: o.recipient,
+      recipient_name: o.recipient_name,
+      subject: o.subject,
+      text_body: o.text_body,
+      html_body: o.html_body,
+      status: o.status,
+      attempts: o.attempts,
+      last_reply: o.last_reply,
+      resource: o.resource,
+      record_id: o.record_id,
+      attachment_names: attachmentNames,
+      created_user: o.created_user,
+      created_user_name: users.usr_name,
+      created_timestamp: o.created_timestamp,
+      sent_timestamp: o.sent_timestamp,
+      edit_timestamp: o.edit_timestamp,
+    },
+    joins: (q) => q.leftJoin(users, eq(users.id, o.created_user)),
+    countJoins: (q) => q,
+    search: (term) => or(ilike(o.recipient, likePattern(term)), ilike(o.subject, likePattern(term))),
+    filters: {
+      status: (v) => eq(o.status, String(v)),
+      recipient: (v) => ilike(o.recipient, likePattern(String(v))),
+      resource: (v) => eq(o.resource, String(v)),
+      record_id: (v) => eq(o.record_id, Number(v)),
+    },
+    eventLinks: (row) => eventLinks((row.resource as string | null) ?? null, (row.record_id as number | null) ?? null),
+  });
+  return defineModule(
+    ctx,
+    service,
+    [
+      recordAction(outboxActions.resend, async (tx, actor, { id, row }) => {
+        await requeueMail(tx, actor, id);
+        return { eventType: 'emailQueued', message: `queued again for ${String(row.recipient)} (was ${String(row.status)})` };
+      }),
+    ],
+    emailConfigRouter(ctx),
+  );
+}

@@ -1,0 +1,421 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
+import { contracts, logEvents, outbox, students } from '@app/db';
+import type { Actor } from '../../lib/crud/crud-service.js';
+import { classify, markStalledMails } from '../../lib/mail/deliver.js';
+import { addMailJob, queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
+import { seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
+import { setupTestApp } from '../../test/app.js';
+import { createContract, userWithToken } from '../../test/factories.js';
+import { startTestSmtp } from '../../test/smtp.js';
+import { startTestWorkers } from '../../test/workers.js';
+
+const SECRET = 'smtp-Pa55word-that-must-never-show';
+const lines: string[] = [];
+const t = await setupTestApp(
+  { LOG_LEVEL: 'debug', MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' },
+  { write: (line: string) => void lines.push(line) },
+);
+const smtp = await startTestSmtp({ username: 'office', password: SECRET });
+await startTestWorkers(t);
+
+let developer: Awaited<ReturnType<typeof userWithToken>>;
+let admin: Awaited<ReturnType<typeof userWithToken>>;
+let user: Awaited<ReturnType<typeof userWithToken>>;
+let actor: Actor;
+/** Every response body of the file, to prove the password never is in one. */
+const answers: string[] = [];
+
+const api = (method: 'get' | 'post' | 'put', path: string, token: string) => {
+  const req = t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+  const then = req.then.bind(req);
+  req.then = ((ok, fail) =>
+    then((res) => {
+      answers.push(res.text);
+      return res;
+    }).then(ok, fail)) as typeof req.then;
+  return req;
+};
+
+const settingsBody = {
+  smtp_servername: '127.0.0.1',
+  smtp_port: smtp.port,
+  smtp_security: 'none',
+  smtp_username: 'office',
+  smtp_password: SECRET,
+  from_email_address: 'office@example.org',
+  test_email_address: 'tester@example.org',
+};
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const rowOf = async (id: number) => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
+const settled = (id: number) => waitFor(`mail ${id}`, () => rowOf(id), (r) => r.status !== 'queued');
+const queue = (mail: MailToQueue) => t.db.transaction((tx) => queueMail(tx, actor, mail));
+const eventsOf = (id: number) => t.db.select().from(logEvents).where(sql`${logEvents.resource} = 'outbox' and ${logEvents.record_id} = ${id}`).orderBy(logEvents.id);
+
+beforeAll(async () => {
+  developer = await userWithToken(t.app, t.db, 'Developer');
+  admin = await userWithToken(t.app, t.db, 'Administrator');
+  user = await userWithToken(t.app, t.db, 'User');
+  const me = await api('get', '/auth/me', admin.token);
+  actor = { user: me.body.user as SessionUser };
+});
+
+describe('Email settings', () => {
+  it('are seeded from SMTP_URL on first start only, and the URL is read into its parts', async () => {
+    expect(settingsFromUrl('smtps://mailer%40example.org:p%40ss@mail.example.org')).toEqual({
+      smtp_servername: 'mail.example.org',
+      smtp_port: 465,
+      smtp_security: 'tls',
+      smtp_username: 'mailer@example.org',
+      smtp_password: 'p@ss',
+      from_email_address: 'mailer@example.org',
+    });
+    expect(settingsFromUrl('smtp://localhost:1025?security=none&from=office@example.org')).toMatchObject({
+      smtp_servername: 'localhost',
+      smtp_port: 1025,
+      smtp_security: 'none',
+      smtp_username: '',
+      smtp_password: null,
+      from_email_address: 'office@example.org',
+    });
+    expect(() => settingsFromUrl(`http://user:${SECRET}@host`)).toThrow(/^SMTP_URL must start with smtp:\/\/ or smtps:\/\/$/);
+    expect(await seedEmailSettings(t.db, `smtp://seed:${SECRET}@localhost:2525?from=seed@example.org`)).toBe(true);
+    const seeded = await api('get', '/config/email', developer.token).expect(200);
+    expect(seeded.body).toMatchObject({ smtp_servername: 'localhost', smtp_port: 2525, smtp_security: 'starttls', smtp_username: 'seed', smtp_password_set: true, from_email_address: 'seed@example.org' });
+    expect(await seedEmailSettings(t.db, 'smtp://other@elsewhere:25')).toBe(false);
+    expect((await api('get', '/config/email', developer.token)).body.smtp_servername).toBe('localhost');
+  });
+
+  it('are read and saved by a Developer only: 403 for an Administrator, and the password is never answered', async () => {
+    expect((await api('put', '/config/email/', admin.token).send(settingsBody)).status).toBe(403);
+    expect((await api('get', '/config/email', admin.token)).status).toBe(403);
+    expect((await api('post', '/config/email/send_test', admin.token).send({})).status).toBe(403);
+    const saved = await api('put', '/config/email/', developer.token).send(settingsBody);
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({
+      smtp_servername: '127.0.0.1',
+      smtp_port: smtp.port,
+      smtp_security: 'none',
+      smtp_username: 'office',
+      smtp_password_set: true,
+      from_email_address: 'office@example.org',
+      test_email_address: 'tester@example.org',
+      edit_timestamp: expect.any(String),
+    });
+    expect(saved.text).not.toContain(SECRET);
+  });
+
+  it('answer 400 naming the field for a missing port or server, an invalid from or test address, an unknown field', async () => {
+    const put = (body: object) => api('put', '/config/email/', developer.token).send({ ...settingsBody, ...body });
+    const cases: [object, string][] = [
+      [{ smtp_port: undefined }, 'smtp_port'],
+      [{ smtp_port: 70000 }, 'smtp_port'],
+      [{ smtp_servername: ' ' }, 'smtp_servername'],
+      [{ from_email_address: 'not an address' }, 'from_email_address'],
+      [{ from_email_address: undefined }, 'from_email_address'],
+      [{ test_email_address: 'tester@' }, 'test_email_address'],
+      [{ smtp_security: 'ssl' }, 'smtp_security'],
+      [{ smtp_password_hint: 'x' }, 'smtp_password_hint'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await put(body);
+      expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBe(400);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    }
+    // An empty test address is no address, and is fine.
+    expect((await put({ test_email_address: '' })).body.test_email_address).toBeNull();
+    await put({}).expect(200);
+  });
+
+  it('keep the stored password when the field is left empty, and refuse a stale If-Match', async () => {
+    const before = await api('get', '/config/email', developer.token);
+    const res = await api('put', '/config/email/', developer.token)
+      .set('If-Match', before.body.edit_timestamp)
+      .send({ ...settingsBody, smtp_password: '', test_email_address: 'second@example.org' });
+    expect(res.status).toBe(200);
+    expect(res.body.smtp_password_set).toBe(true);
+    const stale = await api('put', '/config/email/', developer.token).set('If-Match', before.body.edit_timestamp).send({ ...settingsBody, smtp_port: 2526 });
+    expect(stale.status).toBe(409);
+    expect((await api('get', '/config/email', developer.token)).body.smtp_port).toBe(smtp.port);
+    await api('put', '/config/email/', developer.token).set('If-Match', res.body.edit_timestamp).send({ ...settingsBody, smtp_password: null }).expect(200);
+    const logins = smtp.logins.length;
+    const id = await queue({ to: 'keeps@example.org', subject: 'Password kept', text: 'x' });
+    expect((await settled(id)).status).toBe('sent');
+    expect(smtp.logins.slice(logins)).toEqual([{ username: 'office', password: SECRET }]);
+  });
+
+  it('"Send test mail" queues a mail to the test address that arrives through the outbox', async () => {
+    const res = await api('post', '/config/email/send_test', developer.token).send({});
+    expect(res.status, res.text).toBe(200);
+    const row = await settled(res.body.outbox_id as number);
+    expect(row).toMatchObject({ status: 'sent', recipient: 'tester@example.org' });
+    const mail = smtp.received.find((m) => m.messageId === row.message_id);
+    expect(mail?.subject).toBe('Test mail from the scholarship office');
+    expect((mail?.to as { text: string }).text).toBe('tester@example.org');
+  });
+});
+
+describe('delivery', () => {
+  it('delivers a message once, with UTF-8 subject and body intact and the attachment readable; a CR/LF in the name adds no header', async () => {
+    const count = smtp.received.length;
+    const datas = smtp.dataCount();
+    const id = await queue({
+      to: { address: 'lukasz@example.org', name: 'Łukasz Wiśniewski\r\nBcc: evil@example.org' },
+      subject: 'Bankdaten für Łukasz Wiśniewski',
+      text: 'Sehr geehrter Łukasz Wiśniewski,\nbitte senden Sie uns Ihre Bankdaten (€ 1.234,56).',
+      html: '<p>Sehr geehrter <b>Łukasz Wiśniewski</b></p>',
+      attachments: [{ filename: 'Übersicht Łukasz.txt', contentType: 'text/plain', content: Buffer.from('Zahlungsplan für Łukasz Wiśniewski: € 500,00\n') }],
+    });
+    const row = await settled(id);
+    expect(row.status, row.last_reply ?? '').toBe('sent');
+    expect(row.attempts).toBe(1);
+    expect(row.last_reply).toContain('250');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.length).toBe(count + 1);
+    expect(smtp.dataCount()).toBe(datas + 1);
+    const mail = smtp.received.at(-1)!;
+    expect(mail.subject).toBe('Bankdaten für Łukasz Wiśniewski');
+    expect(mail.text).toContain('Sehr geehrter Łukasz Wiśniewski,');
+    expect(mail.text).toContain('€ 1.234,56');
+    expect(mail.html).toContain('<b>Łukasz Wiśniewski</b>');
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]!.filename).toBe('Übersicht Łukasz.txt');
+    expect(mail.attachments[0]!.content.toString('utf8')).toBe('Zahlungsplan für Łukasz Wiśniewski: € 500,00\n');
+    expect(mail.headers.has('bcc')).toBe(false);
+    const to = mail.to as { value: { address?: string; name: string }[] };
+    expect(to.value.map((v) => v.address)).toEqual(['lukasz@example.org']);
+    expect(mail.from?.value[0]?.address).toBe('office@example.org');
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailQueued, EVENT_TYPE_IDS.emailSent]);
+  });
+
+  it("sets the record's timestamps only once the server accepted the message, not while it holds the DATA reply", async () => {
+    const contract = await createContract(t.db);
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    const id = await t.db.transaction((tx) =>
+      queueMail(tx, actor, {
+        to: 'student@example.org',
+        subject: 'Bank information request',
+        text: 'Please send us your bank details.',
+        concerns: { resource: 'contract', id: contract.id },
+        onAccepted: [
+          { target: 'contract.bankinfo_emailrequest_timestamp', id: contract.id },
+          { target: 'student.bankinfo_request', id: contract.student_id },
+        ],
+      }),
+    );
+    await holding;
+    const contractStamp = async () => (await t.db.select({ s: contracts.bankinfo_emailrequest_timestamp }).from(contracts).where(eq(contracts.id, contract.id)))[0]!.s;
+    const studentStamp = async () =>
+      (await t.db.select({ s: students.bankinfo_request_timestamp, u: students.bankinfo_request_user }).from(students).where(eq(students.id, contract.student_id)))[0]!;
+    expect(await contractStamp()).toBeNull();
+    expect((await studentStamp()).s).toBeNull();
+    expect((await rowOf(id)).status).toBe('queued');
+    release();
+    const row = await settled(id);
+    expect(row.status).toBe('sent');
+    expect((await contractStamp())?.getTime()).toBe(row.sent_timestamp!.getTime());
+    expect(await studentStamp()).toEqual({ s: row.sent_timestamp, u: actor.user.id });
+    const events = await eventsOf(id);
+    expect(events.every((e) => e.contract_id === contract.id)).toBe(true);
+  });
+
+  it('a 550 refusal fails at once: the row is failed with the server reply and the timestamp stays empty', async () => {
+    const contract = await createContract(t.db);
+    smtp.next.push({ kind: 'refuse', code: 550, message: 'Mailbox unavailable' });
+    const datas = smtp.dataCount();
+    const id = await queue({
+      to: 'nobody@example.org',
+      subject: 'PF status',
+      text: 'Your participation fee status.',
+      concerns: { resource: 'contract', id: contract.id },
+      onAccepted: [{ target: 'contract.pf_status_email_timestamp', id: contract.id }],
+    });
+    const row = await settled(id);
+    expect(row.status).toBe('failed');
+    expect(row.attempts).toBe(1);
+    expect(row.last_reply).toContain('550 Mailbox unavailable');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.dataCount()).toBe(datas + 1);
+    expect((await t.db.select({ s: contracts.pf_status_email_timestamp }).from(contracts).where(eq(contracts.id, contract.id)))[0]!.s).toBeNull();
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailQueued, EVENT_TYPE_IDS.emailFailed]);
+    expect(events[1]!.le_message).toContain('550 Mailbox unavailable');
+  });
+
+  it('a 451 is retried after a pause and then delivered', async () => {
+    smtp.next.push({ kind: 'refuse', code: 451, message: 'Try again later' });
+    const count = smtp.received.length;
+    const id = await queue({ to: 'later@example.org', subject: 'Retried', text: 'Second time lucky.' });
+    const row = await settled(id);
+    expect(row.status, row.last_reply ?? '').toBe('sent');
+    expect(row.attempts).toBe(2);
+    expect(smtp.received.length).toBe(count + 1);
+    expect(smtp.received.at(-1)!.subject).toBe('Retried');
+  });
+
+  it('temporary failures are given up on after MAIL_MAX_ATTEMPTS', async () => {
+    smtp.next.push(...Array.from({ length: 3 }, () => ({ kind: 'refuse' as const, code: 421, message: 'Busy' })));
+    const id = await queue({ to: 'busy@example.org', subject: 'Never', text: 'x' });
+    const row = await settled(id);
+    expect(row.status).toBe('failed');
+    expect(row.attempts).toBe(3);
+    expect(row.last_reply).toMatch(/^Gave up after 3 attempts: .*Busy/);
+  });
+
+  it('a connection dropped after DATA gives unknown, and the mail is not delivered a second time by itself', async () => {
+    smtp.next.push({ kind: 'drop' });
+    const datas = smtp.dataCount();
+    const count = smtp.received.length;
+    const id = await queue({ to: 'maybe@example.org', subject: 'Maybe', text: 'Did it arrive?' });
+    const row = await settled(id);
+    expect(row.status).toBe('unknown');
+    expect(row.attempts).toBe(1);
+    expect(row.last_reply).toMatch(/Connection lost after the message was sent/);
+    // Longer than any retry pause: nothing is sent again.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(smtp.dataCount()).toBe(datas + 1);
+    expect(smtp.received.length).toBe(count);
+    expect((await rowOf(id)).status).toBe('unknown');
+  });
+});
+
+describe('delivery failures without a reply', () => {
+  it('a refused connection is temporary: tried again, then failed naming the error', async () => {
+    const closed = await import('node:net').then(
+      ({ createServer }) =>
+        new Promise<number>((resolve) => {
+          const probe = createServer();
+          probe.listen(0, '127.0.0.1', () => {
+            const { port } = probe.address() as { port: number };
+            probe.close(() => resolve(port));
+          });
+        }),
+    );
+    const current = await api('get', '/config/email', developer.token);
+    const moved = await api('put', '/config/email/', developer.token).set('If-Match', current.body.edit_timestamp).send({ ...settingsBody, smtp_port: closed, smtp_password: null });
+    expect(moved.status).toBe(200);
+    try {
+      const id = await queue({ to: 'nowhere@example.org', subject: 'No server', text: 'x' });
+      const row = await settled(id);
+      expect(row.status).toBe('failed');
+      expect(row.attempts).toBe(3);
+      expect(row.last_reply).toMatch(/^Gave up after 3 attempts: .*ECONNREFUSED/);
+    } finally {
+      await api('put', '/config/email/', developer.token).set('If-Match', moved.body.edit_timestamp).send({ ...settingsBody, smtp_password: null }).expect(200);
+    }
+  });
+
+  it('tells a timeout or lost connection before the message was handed over (retry) from one after it (unknown)', () => {
+    expect(classify({ code: 'ETIMEDOUT', message: 'Greeting never received' }, false).kind).toBe('temporary');
+    expect(classify({ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }, false).kind).toBe('temporary');
+    expect(classify({ code: 'ETIMEDOUT', message: 'Timeout' }, true).kind).toBe('unknown');
+    expect(classify({ code: 'ECONNECTION', message: 'Connection closed unexpectedly' }, true).kind).toBe('unknown');
+    // A reply is a reply, whenever it comes: 4xx is temporary, 5xx final.
+    expect(classify({ code: 'EMESSAGE', responseCode: 452, response: '452 Insufficient storage' }, true).kind).toBe('temporary');
+    expect(classify({ code: 'EMESSAGE', responseCode: 554, response: '554 Rejected' }, true)).toEqual({ kind: 'refused', reply: '554 Rejected' });
+    expect(classify({ code: 'EAUTH', message: 'Invalid login' }, false).kind).toBe('refused');
+  });
+});
+
+describe('a delivery interrupted by a dying worker', () => {
+  it('is never taken up again by a job, and the sweep marks it unknown', async () => {
+    const id = await t.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(outbox)
+        .values({ recipient: 'half@example.org', subject: 'Half sent', text_body: 'x', attempts: 1, sending_since: new Date(Date.now() - 3_600_000) })
+        .returning({ id: outbox.id });
+      // As a retried job would: the row is mid-delivery, so the job leaves it alone.
+      await addMailJob(tx, row!.id);
+      return row!.id;
+    });
+    const datas = smtp.dataCount();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(smtp.dataCount()).toBe(datas);
+    expect((await rowOf(id)).status).toBe('queued');
+    expect(await markStalledMails(t.ctx, 60_000)).toEqual([id]);
+    const row = await rowOf(id);
+    expect(row).toMatchObject({ status: 'unknown', sending_since: null });
+    expect(row.last_reply).toMatch(/interrupted/);
+    expect((await eventsOf(id)).map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailFailed]);
+  });
+});
+
+describe('the Outbox overview', () => {
+  it('lists mails for an Administrator with the usual list query and filters by status, recipient and record; 403 for a User', async () => {
+    const contract = await createContract(t.db);
+    const id = await queue({ to: 'filter.me@example.org', subject: 'Filtered', text: 'x', concerns: { resource: 'contract', id: contract.id } });
+    await settled(id);
+    expect((await api('get', '/outbox/', user.token)).status).toBe(403);
+    const all = await api('get', '/outbox/?sort=created_timestamp|desc&per_page=5', admin.token).expect(200);
+    expect(all.body.data[0]).toMatchObject({ id, recipient: 'filter.me@example.org', status: 'sent', resource: 'contract', record_id: contract.id });
+    const byRecord = await api('get', `/outbox/?resource=contract&record_id=${contract.id}`, admin.token).expect(200);
+    expect(byRecord.body.data.map((r: { id: number }) => r.id)).toEqual([id]);
+    const byRecipient = await api('get', '/outbox/?recipient=filter.me', admin.token).expect(200);
+    expect(byRecipient.body.data.map((r: { id: number }) => r.id)).toEqual([id]);
+    const failed = await api('get', '/outbox/?status=failed', admin.token).expect(200);
+    expect(failed.body.data.length).toBeGreaterThan(0);
+    expect(failed.body.data.every((r: { status: string }) => r.status === 'failed')).toBe(true);
+    expect((await api('get', '/outbox/?status=lost', admin.token)).status).toBe(400);
+    const detail = await api('get', `/outbox/${id}`, admin.token).expect(200);
+    expect(detail.body).toMatchObject({ id, subject: 'Filtered', text_body: 'x' });
+  });
+
+  it('resends a failed mail by hand and it is delivered; a sent mail cannot be resent; the confirm warns of a double for unknown', async () => {
+    smtp.next.push({ kind: 'refuse', code: 550, message: 'No such user' });
+    const id = await queue({ to: 'again@example.org', subject: 'Again', text: 'Once more.' });
+    expect((await settled(id)).status).toBe('failed');
+    expect((await api('post', `/outbox/${id}/resend`, user.token).send({})).status).toBe(403);
+    const count = smtp.received.length;
+    const res = await api('post', `/outbox/${id}/resend`, admin.token).send({});
+    expect(res.status, res.text).toBe(200);
+    const row = await settled(id);
+    expect(row.status).toBe('sent');
+    expect(smtp.received.length).toBe(count + 1);
+    expect(smtp.received.at(-1)!.subject).toBe('Again');
+    const again = await api('post', `/outbox/${id}/resend`, admin.token).send({});
+    expect(again.status).toBe(409);
+    expect(outboxActions.resend.confirm).toMatch(/unknown.*twice/);
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.eventtype_id)).toEqual([
+      EVENT_TYPE_IDS.emailQueued,
+      EVENT_TYPE_IDS.emailFailed,
+      EVENT_TYPE_IDS.emailQueued,
+      EVENT_TYPE_IDS.emailSent,
+    ]);
+  });
+});
+
+describe('the SMTP password', () => {
+  it('appears in no response, no log line and no event', async () => {
+    await api('get', '/outbox/?per_page=200', admin.token).expect(200);
+    await api('get', '/logging/?per_page=200', admin.token).expect(200);
+    await api('get', '/config/email', developer.token).expect(200);
+    expect(answers.length).toBeGreaterThan(20);
+    for (const text of answers) expect(text).not.toContain(SECRET);
+    expect(lines.length).toBeGreaterThan(20);
+    expect(lines.some((l) => l.includes('mail delivery attempt'))).toBe(true);
+    for (const line of lines) expect(line).not.toContain(SECRET);
+    const events = await t.db.execute<{ row: string }>(sql`select t::text as row from log_events t`);
+    expect(events.rows.length).toBeGreaterThan(10);
+    for (const e of events.rows) expect(e.row).not.toContain(SECRET);
+    const settingsEvents = await t.db.select().from(logEvents).where(eq(logEvents.resource, 'emailSettings'));
+    expect(settingsEvents.some((e) => e.le_message.includes('smtp_password changed'))).toBe(true);
+    const mails = await t.db.execute<{ row: string }>(sql`select t::text as row from outbox t`);
+    for (const m of mails.rows) expect(m.row).not.toContain(SECRET);
+  });
+});

@@ -1,0 +1,64 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { stubApi } from '../../test/api-stub';
+import { adminUser, page, plainUser, session, type Row } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+function mail(id: number, status: string, overrides: Partial<Row> = {}): Row {
+  return {
+    id,
+    recipient: `student${id}@example.org`,
+    recipient_name: 'Łukasz Wiśniewski',
+    subject: `Bank information request ${id}`,
+    text_body: 'Please send us your bank details.',
+    html_body: null,
+    status,
+    attempts: 1,
+    last_reply: status === 'unknown' ? 'Connection lost after the message was sent, before the server answered' : '250 OK',
+    resource: 'contract',
+    record_id: 12,
+    attachment_names: null,
+    created_user: 1,
+    created_user_name: 'Ada Lovelace',
+    created_timestamp: '2024-05-01T10:00:00.000Z',
+    sent_timestamp: null,
+    edit_timestamp: '2024-05-01T10:00:01.000Z',
+    ...overrides,
+  };
+}
+
+describe('the Outbox', () => {
+  it('lists every mail, newest first, for an Administrator', async () => {
+    const api = stubApi({ ...session(adminUser), 'GET /outbox': page([mail(2, 'unknown'), mail(1, 'sent')]) });
+    renderApp('/outbox', api);
+    expect(await screen.findByRole('heading', { name: 'Outbox' })).toBeInTheDocument();
+    await screen.findByText('1-2 of 2');
+    expect(api.last('GET /outbox')!.query.get('sort')).toBe('created_timestamp|desc');
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[2]!.textContent)).toEqual(['student2@example.org', 'student1@example.org']);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[4]!.textContent)).toEqual(['Unknown', 'Sent']);
+    expect(screen.queryByRole('link', { name: /New/ })).not.toBeInTheDocument();
+  });
+
+  it('resends an unknown mail after a confirm that warns it may arrive twice', async () => {
+    const api = stubApi({ ...session(adminUser), 'GET /outbox/2': { body: mail(2, 'unknown') }, 'GET /logging': page([]) });
+    api.on('POST /outbox/2/resend', { body: mail(2, 'queued') });
+    const { user } = renderApp('/outbox/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Resend' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/may get it twice/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(api.sent('POST /outbox/2/resend')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    const info = screen.getByRole('region', { name: 'E-mail information' });
+    expect(within(info).getByRole('link', { name: 'contract 12' })).toHaveAttribute('href', '/contract/12');
+    expect(within(info).getByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('is not open to a User', async () => {
+    const api = stubApi({ ...session(plainUser), 'GET /outbox': page([]) });
+    renderApp('/outbox', api);
+    expect(await screen.findByText(/You are not allowed to open/)).toBeInTheDocument();
+    expect(api.sent('GET /outbox')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineAction } from '../common/actions.js';
+import { defineResource } from '../common/resource.js';
+import { positiveId, text } from '../common/fields.js';
+
+/** Where a mail stands (DESIGN §7): `sent` only once the SMTP server accepted it. */
+export const OUTBOX_STATUSES = ['queued', 'sent', 'failed', 'unknown'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+export const OUTBOX_STATUS_LABELS: Record<OutboxStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', unknown: 'Unknown' };
+
+export const OutboxSchema = z.object({
+  id: z.number().int(),
+  recipient: z.string(),
+  recipient_name: z.string().nullable(),
+  subject: z.string(),
+  text_body: z.string(),
+  html_body: z.string().nullable(),
+  status: z.enum(OUTBOX_STATUSES),
+  attempts: z.number().int(),
+  last_reply: z.string().nullable(),
+  resource: z.string().nullable(),
+  record_id: z.number().int().nullable(),
+  attachment_names: z.string().nullable(),
+  created_user: z.number().int().nullable(),
+  created_user_name: z.string().nullable(),
+  created_timestamp: z.string(),
+  sent_timestamp: z.string().nullable(),
+  edit_timestamp: z.string(),
+});
+export type OutboxMail = z.infer<typeof OutboxSchema>;
+
+export const OutboxFilterSchema = z.object({
+  status: z.enum(OUTBOX_STATUSES, { error: `status must be one of ${OUTBOX_STATUSES.join(', ')}` }).optional(),
+  recipient: text('recipient').trim().min(1).max(200, 'recipient must be at most 200 characters').optional(),
+  /** The mails of one record: its resource key and id (`contract`, 12). */
+  resource: text('resource').trim().min(1).max(50, 'resource must be a resource key').optional(),
+  record_id: positiveId('record_id').optional(),
+});
+
+const NoInput = z.object({}).strict();
+
+/**
+ * Sends a failed or unknown mail again, by hand. For `unknown` the server may have accepted the first one: the
+ * confirm says so.
+ */
+const resend = defineAction({
+  name: 'resend',
+  label: 'Resend',
+  scope: 'record',
+  input: z.object({}),
+  result: 'record',
+  level: 'administrator',
+  offeredWhen: (row) =>
+    row.status === 'failed' || row.status === 'unknown' ? null : `Only a failed mail or one whose delivery is unknown can be sent again (this one is ${String(row.status)})`,
+  confirm:
+    'Send this e-mail again? If its status is "unknown", the server may have received the first one: the recipient may get it twice.',
+  failureText: 'sending email',
+});
+
+export const outboxActions = { resend };
+
+export const outboxResource = defineResource({
+  key: 'outbox',
+  title: 'E-mail',
+  titlePlural: 'Outbox',
+  apiPath: 'outbox',
+  routes: { overview: '/outbox', detail: '/outbox' },
+  schema: OutboxSchema,
+  createSchema: NoInput,
+  updateSchema: NoInput,
+  filterSchema: OutboxFilterSchema,
+  sortable: ['created_timestamp', 'recipient', 'subject', 'status', 'attempts', 'sent_timestamp'],
+  defaultSort: [{ field: 'created_timestamp', direction: 'desc' }],
+  access: { read: 'administrator', write: 'developer' },
+  deletable: false,
+  readOnly: true,
+  actions: [resend],
+  referenceField: 'subject',
+  columns: [
+    { field: 'created_timestamp', title: 'Queued', format: 'datetime', width: 140 },
+    { field: 'recipient', title: 'Recipient' },
+    { field: 'subject', title: 'Subject' },
+    { field: 'status', title: 'Status', width: 90 },
+    { field: 'attempts', title: 'Attempts', format: 'number', width: 80 },
+    { field: 'last_reply', title: 'Last reply', sortKey: false },
+    { field: 'sent_timestamp', title: 'Sent', format: 'datetime', width: 140 },
+  ],
+});
