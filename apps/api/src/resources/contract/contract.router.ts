@@ -59,13 +59,18 @@ export function contractModule(ctx: AppContext): ResourceModule {
     },
     rankJoin: joinStudent,
     neverNull: ['first_name', 'last_name', 'contract_status_name', 'scholarship_code', 'program_shortname'],
-    // A union of two index searches (application number, student name): an OR across the join would scan.
+    // A union of two index searches (application number, student name): an OR across the join would scan. The
+    // students found are an array the contracts' student index is probed with: as a join, PostgreSQL expected a
+    // quarter of the students a common name finds and read every contract instead (125 → 35 ms for "Yıl").
     search: (term) =>
       inArray(
         c.id,
         union(
           ctx.db.select({ id: c.id }).from(c).where(ilike(c.application_number, likePattern(term))),
-          ctx.db.select({ id: c.id }).from(c).innerJoin(students, eq(students.id, c.student_id)).where(nameMatches(term)),
+          ctx.db
+            .select({ id: c.id })
+            .from(c)
+            .where(sql`${c.student_id} = any(array(${ctx.db.select({ id: students.id }).from(students).where(nameMatches(term))}))`),
         ),
       ),
     // Application numbers and student names that start with the text first.
