@@ -168,6 +168,9 @@ function footers(doc: Doc, office: Letterhead) {
 export function layoutPdf(text: DocumentText, office: Letterhead, info: { author?: string } = {}): Promise<Buffer> {
   const { regular, bold } = loadFonts();
   const doc = new PDFDocument({
+    // No default font: pdfkit would parse its Helvetica metrics for every document (a fifth of a render), and the
+    // layout names its own font before every text.
+    font: null as unknown as string,
     size: 'A4',
     margins: MARGIN,
     bufferPages: true,
