@@ -184,8 +184,11 @@ export function whyNoMail(row: RecordRow): string | null {
   return null;
 }
 
+/** The batch of a mail action previews first: nothing is sent until the preview is confirmed. */
+const mailBatch = (label: string) => ({ label, preview: true, confirm: 'First a preview: who would get the e-mail, and who is skipped and why. Nothing is sent until you confirm.' });
+
 /** The contract's mails (issue 12 point 5): each renders its template and queues it in the outbox to the student. */
-const mailAction = (name: string, label: string, extra: { batch?: { label: string } } = {}) =>
+const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch> } = {}) =>
   defineAction({
     name,
     label,
@@ -195,16 +198,18 @@ const mailAction = (name: string, label: string, extra: { batch?: { label: strin
     // Every batch action but Bulk Edit needs a User (issue 18 point 8).
     level: 'user',
     offeredWhen: (row) => whyNoMail(row),
+    // A mail cannot be called back: one click more before it goes.
+    confirm: `${label}: the e-mail goes to the student's address.`,
     failureText: 'sending email',
     ...extra,
   });
 
 /** Asks the student for their bank details; the request's timestamps are set when the SMTP server accepts it. */
 // Its derived path is the spec's own: `POST /contracts/{id}/send_bankinfo_request`.
-const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info request', { batch: { label: 'Email bank info request' } });
+const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info request', { batch: mailBatch('Email bank info request') });
 
 /** The participation-fee status; `pf_status_email_timestamp` is set when the SMTP server accepts it. */
-const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: { label: 'Send PF Status' } });
+const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: mailBatch('Send PF Status') });
 
 /** How to pay: the office's account and the amount still to be paid. */
 const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info');
@@ -231,6 +236,7 @@ const requestRefundInfo = defineAction({
     { name: 'amount', label: 'Amount', kind: 'money' },
     { name: 'reason', label: 'Reason', kind: 'text' },
   ],
+  confirm: "Request payment info for refund: the e-mail goes to the student's address.",
   result: 'message',
   level: 'user',
   offeredWhen: (row) => whyNoMail(row),
