@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Anchor, Badge, Table, Text } from '@mantine/core';
@@ -16,7 +17,7 @@ const WHILE_QUEUED_MS = 2000;
  * The contract's mails (issue 12 point 3): the outbox rows concerning it, newest first, with recipient,
  * subject, status and time (sent, else queued). Each subject opens the mail in the Outbox.
  */
-export function ContractMails({ contractId }: { contractId: number }) {
+export function ContractMails({ contractId, onSettled }: { contractId: number; onSettled?: () => unknown }) {
   const params = { resource: 'contract', record_id: contractId, sort: 'created_timestamp|desc', per_page: SHOWN };
   const query = useQuery({
     queryKey: queryKeys.recordMails('contract', contractId),
@@ -24,6 +25,16 @@ export function ContractMails({ contractId }: { contractId: number }) {
     refetchInterval: (q) => (q.state.data?.data.some((m) => m.status === 'queued') ? WHILE_QUEUED_MS : false),
   });
   const rows = query.data?.data ?? [];
+  // A mail that was queued and is no longer: the server may have set the contract's timestamps (Bank Request,
+  // PF Status Sent), so the screen reads the contract again.
+  const queued = useRef<Set<number>>(new Set());
+  useEffect(() => {
+    if (!query.data) return;
+    const now = new Set(query.data.data.filter((m) => m.status === 'queued').map((m) => m.id));
+    const settled = [...queued.current].some((id) => !now.has(id));
+    queued.current = now;
+    if (settled) void onSettled?.();
+  }, [query.data, onSettled]);
   return (
     <Table striped fz="sm" verticalSpacing={4} aria-label="E-mails">
       <Table.Thead>

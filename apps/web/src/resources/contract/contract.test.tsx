@@ -599,6 +599,19 @@ describe('contract mails', () => {
     expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ resource: 'contract', record_id: '1' });
   });
 
+  it('follows a queued mail until it is sent, then reads the contract again for its timestamps', async () => {
+    const api = contractApi({ 'GET /outbox': page([outboxRow(3, 'queued')]) });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('tab', { name: 'E-mails' }));
+    const table = await screen.findByRole('table', { name: 'E-mails' });
+    expect(await within(table).findByText('Queued')).toBeInTheDocument();
+    const reads = api.sent('GET /contracts/1').length;
+    api.on('GET /outbox', page([outboxRow(3, 'sent')]));
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, bankinfo_emailrequest_timestamp: LATER }) });
+    expect(await within(table).findByText('Sent', {}, { timeout: 5000 })).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('GET /contracts/1').length).toBeGreaterThan(reads));
+  });
+
   it('a User, who may not read the outbox, has no E-mails tab', async () => {
     await openContract(1, contractApi(session(plainUser)));
     expect(screen.getByRole('tab', { name: /^Documents/ })).toBeInTheDocument();

@@ -41,7 +41,7 @@ function ContractTabs({ form, detail }: { form: ReactNode; detail: Detail }) {
       {mayCall(apiPermissions['GET /outbox']) && (
         <Tabs.Panel value="mails" pt="sm">
           {/* Loaded when the tab is opened, not with every contract. */}
-          {tab === 'mails' && <ContractMails contractId={Number(record.id)} />}
+          {tab === 'mails' && <ContractMails contractId={Number(record.id)} onSettled={detail.refresh} />}
         </Tabs.Panel>
       )}
     </Tabs>
