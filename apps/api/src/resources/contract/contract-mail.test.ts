@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { ROLES, type RoleName } from '@app/contracts';
-import { contracts, outbox, students } from '@app/db';
+import { contracts, outbox, students, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
@@ -190,6 +190,23 @@ describe('send payment info and request payment info for a refund', () => {
       expect(Object.keys(res.body.errors)).toContain(field);
     }
     expect(await mailsOf(contract.id)).toEqual([]);
+  });
+});
+
+describe('a template that does not render with real data', () => {
+  it('answers 500 saying which template and line, without internals, and queues nothing', async () => {
+    // Only a database edit can store it: an upload is checked against the sample first.
+    await t.db.insert(templates).values({ internalname: 'payment_info_email', content: 'subject: Pay\n--- text ---\n{{ nowhere.to_be_found }}\n', filename: 'broken.liquid' });
+    try {
+      const { contract } = await contractFor();
+      const res = await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({});
+      expect(res.status).toBe(500);
+      expect(res.body.message).toMatch(/^E-mail: payment information: the uploaded template payment_info_email does not render \(line 3: undefined variable: nowhere/);
+      expect(res.text).not.toMatch(/at .*\.js|node_modules|stack/);
+      expect(await mailsOf(contract.id)).toEqual([]);
+    } finally {
+      await t.db.delete(templates).where(eq(templates.internalname, 'payment_info_email'));
+    }
   });
 });
 
