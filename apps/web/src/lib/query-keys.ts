@@ -9,6 +9,11 @@ export const queryKeys = {
   lists: (resourceKey: string) => ['resource', resourceKey, 'list'] as const,
   list: (resourceKey: string, params: Record<string, unknown>) => ['resource', resourceKey, 'list', params] as const,
   detail: (resourceKey: string, id: string | number) => ['resource', resourceKey, 'detail', String(id)] as const,
+  /**
+   * The outbox rows concerning one record. Kept under the record resource's lists, so an action on the record
+   * (which may queue a mail) loads them again like its lists.
+   */
+  recordMails: (resourceKey: string, id: string | number) => ['resource', resourceKey, 'list', 'mails', String(id)] as const,
   choiceChecksum: (name: string, params?: Record<string, unknown>) => ['choices', name, 'checksum', params ?? {}] as const,
   choices: (name: string, params: Record<string, unknown> | undefined, checksum: string) =>
     ['choices', name, 'list', params ?? {}, checksum] as const,

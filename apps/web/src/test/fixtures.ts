@@ -140,6 +140,7 @@ export function contractRow(id: number, overrides: Partial<Row> = {}): Row {
     student_name: 'José Müller',
     first_name: 'José',
     last_name: 'Müller',
+    student_email: 'jose.mueller@example.org',
     contract_status_id: 1,
     contract_status_name: 'Offer accepted',
     contract_status_date: null,

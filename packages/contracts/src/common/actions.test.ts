@@ -9,7 +9,16 @@ import { readOnlyFieldsOf, viewsOf, whyNotDeletable } from './resource.js';
 
 describe('actions declared beside their resource', () => {
   it('gives a resource its own actions, then Bulk Edit and the export it asks for', () => {
-    expect(actionsOf(contractResource).map((a) => a.name)).toEqual(['update_status', 'mark_sent', 'bulk_edit', 'download_report']);
+    expect(actionsOf(contractResource).map((a) => a.name)).toEqual([
+      'update_status',
+      'mark_sent',
+      'send_bankinfo_request',
+      'send_pf_status',
+      'send_payment_info',
+      'request_refund_info',
+      'bulk_edit',
+      'download_report',
+    ]);
     expect(actionsOf(countryResource)).toEqual([]);
     expect(actionsOf(contractFileResource).map((a) => [a.name, a.result])).toEqual([
       ['upload', 'record'],
@@ -30,6 +39,19 @@ describe('actions declared beside their resource', () => {
     expect(apiPermissions['POST /contract_files/:id/upload']).toBe('user');
     expect(apiPermissions['POST /contract_files/:id/download']).toBe('reader');
     expect(apiPermissions['POST /contract_files/batch/download']).toBeUndefined();
+    // The contract's mails (issue 12): the spec's `POST /contracts/{id}/send_bankinfo_request` is the derived path.
+    expect(apiPermissions['POST /contracts/:id/send_bankinfo_request']).toBe('user');
+    expect(apiPermissions['POST /contracts/batch/send_bankinfo_request']).toBe('user');
+    expect(apiPermissions['POST /contracts/batch/send_pf_status']).toBe('user');
+    expect(apiPermissions['POST /contracts/:id/request_refund_info']).toBe('user');
+    expect(apiPermissions['POST /contracts/batch/send_payment_info']).toBeUndefined();
+  });
+
+  it("refuses a contract's mails with a reason a person understands", () => {
+    const action = findAction(contractResource, 'send_bankinfo_request')!;
+    expect(whyNotOffered(action, { active: true, student_email: 'a@example.org' })).toBeNull();
+    expect(whyNotOffered(action, { active: false, student_email: 'a@example.org' })).toBe('The contract is not active');
+    expect(whyNotOffered(action, { active: true, student_email: ' ' })).toBe('The student has no e-mail address');
   });
 
   it('offers a status change only towards the statuses the table allows, saying why not', () => {

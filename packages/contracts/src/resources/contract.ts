@@ -14,6 +14,8 @@ export const ContractSchema = z.object({
   student_name: z.string(),
   first_name: z.string(),
   last_name: z.string(),
+  /** The student's e-mail address: where the contract's mails go (empty when the student has none). */
+  student_email: z.string(),
   contract_status_id: z.number().int(),
   contract_status_name: z.string(),
   contract_status_date: nullableText,
@@ -172,10 +174,79 @@ const markSent = defineAction({
   failureText: 'marking the contract sent',
 });
 
+/**
+ * Why the contract's mails cannot go out (null: they can): a person reads this on the disabled button, in the
+ * 409 of a single send and in a batch's `Error for {reference}: …` line and preview.
+ */
+export function whyNoMail(row: RecordRow): string | null {
+  if (!row.active) return 'The contract is not active';
+  if (String(row.student_email ?? '').trim() === '') return 'The student has no e-mail address';
+  return null;
+}
+
+/** The batch of a mail action previews first: nothing is sent until the preview is confirmed. */
+const mailBatch = (label: string) => ({ label, preview: true, confirm: 'First a preview: who would get the e-mail, and who is skipped and why. Nothing is sent until you confirm.' });
+
+/** The contract's mails (issue 12 point 5): each renders its template and queues it in the outbox to the student. */
+const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch> } = {}) =>
+  defineAction({
+    name,
+    label,
+    scope: 'record',
+    input: z.object({}),
+    result: 'message',
+    // Every batch action but Bulk Edit needs a User (issue 18 point 8).
+    level: 'user',
+    offeredWhen: (row) => whyNoMail(row),
+    // A mail cannot be called back: one click more before it goes.
+    confirm: `${label}: the e-mail goes to the student's address.`,
+    failureText: 'sending email',
+    ...extra,
+  });
+
+/** Asks the student for their bank details; the request's timestamps are set when the SMTP server accepts it. */
+// Its derived path is the spec's own: `POST /contracts/{id}/send_bankinfo_request`.
+const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info request', { batch: mailBatch('Email bank info request') });
+
+/** The participation-fee status; `pf_status_email_timestamp` is set when the SMTP server accepts it. */
+const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: mailBatch('Send PF Status') });
+
+/** How to pay: the office's account and the amount still to be paid. */
+const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info');
+
+const money = (label: string) =>
+  z
+    .number({ error: `${label} is required` })
+    .positive(`${label} must be more than 0`)
+    .max(1_000_000_000, `${label} is too large`)
+    .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${label} has at most two decimals`);
+
+export const RefundRequestSchema = z.object({
+  amount: money('Amount'),
+  reason: requiredText('Reason', 500),
+});
+
+/** Asks the student where a refund should go: the amount and reason are the office's to say. */
+const requestRefundInfo = defineAction({
+  name: 'request_refund_info',
+  label: 'Request payment info for refund',
+  scope: 'record',
+  input: RefundRequestSchema,
+  fields: [
+    { name: 'amount', label: 'Amount', kind: 'money' },
+    { name: 'reason', label: 'Reason', kind: 'text' },
+  ],
+  confirm: "Request payment info for refund: the e-mail goes to the student's address.",
+  result: 'message',
+  level: 'user',
+  offeredWhen: (row) => whyNoMail(row),
+  failureText: 'sending email',
+});
+
 export type Contract = z.infer<typeof ContractSchema>;
 
 /** The contract's own actions, for the API to bind its service functions to. */
-export const contractActions = { updateStatus, markSent };
+export const contractActions = { updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo };
 
 export const contractResource = defineResource({
   key: 'contract',
@@ -226,7 +297,7 @@ export const contractResource = defineResource({
     { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
-  actions: [updateStatus, markSent],
+  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },
   rules: {

@@ -7,6 +7,8 @@ import { positiveId, text } from '../common/fields.js';
 export const OUTBOX_STATUSES = ['queued', 'sent', 'failed', 'unknown'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 export const OUTBOX_STATUS_LABELS: Record<OutboxStatus, string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed', unknown: 'Unknown' };
+/** The colour each status is shown in, wherever mails are listed (the Outbox, a contract's mails). */
+export const OUTBOX_STATUS_COLORS: Record<OutboxStatus, string> = { queued: 'gray', sent: 'green', failed: 'red', unknown: 'orange' };
 
 export const OutboxSchema = z.object({
   id: z.number().int(),

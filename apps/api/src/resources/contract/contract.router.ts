@@ -3,6 +3,7 @@ import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { contractActions, contractEndDate, contractResource, contractStatusName, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
+import { contractMailActions } from './contract-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -38,6 +39,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
       student_name: studentName,
       first_name: students.first_name,
       last_name: students.last_name,
+      student_email: students.email_address,
       contract_status_name: contractStatuses.name,
       scholarship_code: scholarships.code,
       program_shortname: programs.shortname,
@@ -118,6 +120,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
       const changes = await service.applyChanges(tx, row, { contract_sent_date: today() }, actor);
       return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
     }),
+    ...contractMailActions(ctx),
   ]);
 }
 

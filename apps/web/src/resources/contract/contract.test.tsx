@@ -68,12 +68,15 @@ function contractApi(answers: Answers = {}) {
   });
 }
 
+/** The contract's mail actions, as its screen offers them. */
+const MAIL_BUTTONS = ['Send bank info request', 'Send PF status', 'Send payment info', 'Request payment info for refund'];
+
 /** The record's action buttons that change its status (the variants of update_status). */
 const statusButtons = () =>
   within(screen.getByRole('group', { name: 'Actions' }))
     .getAllByRole('button')
     .map((b) => b.textContent)
-    .filter((label) => label !== 'Mark contract sent');
+    .filter((label) => label !== 'Mark contract sent' && !MAIL_BUTTONS.includes(label ?? ''));
 
 /** A finished batch run as `GET /batch_runs/{id}` answers it. */
 function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string }[]) {
@@ -218,7 +221,7 @@ describe('contracts overview', () => {
       expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Bulk Edit']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Bulk Edit']);
     });
 
     it('offers a User the batch actions but not Bulk Edit (Administrator, DESIGN §4)', async () => {
@@ -227,8 +230,59 @@ describe('contracts overview', () => {
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status']);
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
+    });
+
+    it('offers a Reader no Batch menu at all', async () => {
+      const { user } = renderApp('/contracts', contractApi(session(readerUser)));
+      await screen.findByText('1-2 of 2');
+      const select = screen.queryByRole('checkbox', { name: 'Select A000001' });
+      if (select) await user.click(select);
+      expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
+    });
+
+    it('Email bank info request previews who would get the mail and who is skipped and why, and Confirm sends it for real', async () => {
+      const api = contractApi({
+        ...session(plainUser),
+        'POST /contracts/batch/send_bankinfo_request': { status: 202, body: { run_id: 9 } },
+        'GET /batch_runs/9': {
+          body: {
+            ...finishedRun(9, 'Email bank info request', [
+              { id: 1, reference: 'A000001', ok: true, message: 'E-mail "Your bank details for contract A000001" to José Müller <jose.mueller@example.org> queued' },
+              { id: 2, reference: 'A000002', ok: false, message: 'Error for A000002: The student has no e-mail address' },
+            ]).body,
+            dry_run: true,
+          },
+        },
+        'POST /batch_runs/9/confirm': { status: 202, body: { run_id: 10 } },
+        'GET /batch_runs/10': finishedRun(10, 'Email bank info request', [
+          { id: 1, reference: 'A000001', ok: true, message: 'E-mail "Your bank details for contract A000001" to José Müller <jose.mueller@example.org> queued' },
+        ]),
+      });
+      const { user } = renderApp('/contracts', api);
+      await screen.findByText('1-2 of 2');
+      await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Email bank info request' }));
+      const ask = await screen.findByRole('dialog', { name: 'Email bank info request' });
+      expect(within(ask).getByText(/Nothing is sent until you confirm/)).toBeInTheDocument();
+      await user.click(within(ask).getByRole('button', { name: 'Preview' }));
+      expect(api.last('POST /contracts/batch/send_bankinfo_request')!.body).toEqual({ ids: [1, 2], dry_run: true, versions: { '1': SEEN, '2': SEEN } });
+      const preview = await screen.findByRole('dialog', { name: 'Preview: Email bank info request' });
+      expect(await within(preview).findByText(/to José Müller <jose.mueller@example.org> queued/)).toBeInTheDocument();
+      expect(within(preview).getByText('Error for A000002: The student has no e-mail address')).toBeInTheDocument();
+      await user.click(within(preview).getByRole('button', { name: /^Confirm/ }));
+      await waitFor(() => expect(api.sent('POST /batch_runs/9/confirm')).toHaveLength(1));
+    });
+
+    it('reports "Server error while sending email" when Send PF Status cannot start', async () => {
+      const api = contractApi({ 'POST /contracts/batch/send_pf_status': failure(500, 'boom') });
+      const { user } = renderApp('/contracts', api);
+      await screen.findByText('1-2 of 2');
+      await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Send PF Status' }));
+      await user.click(within(await screen.findByRole('dialog', { name: 'Send PF Status' })).getByRole('button', { name: 'Preview' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Server error while sending email');
     });
 
     it('Bulk Edit keeps Apply disabled until a field is set, sends only the fields set with the versions seen, follows the run to Finished, then clears the selection and reloads', async () => {
@@ -452,6 +506,116 @@ describe('contract screen', () => {
     await user.type(end, '31-08-2023');
     expect(await screen.findByText('End date cannot be before the start date')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});
+
+describe('contract mails', () => {
+  const outboxRow = (id: number, status: string) => ({
+    id,
+    recipient: 'jose.mueller@example.org',
+    recipient_name: 'José Müller',
+    subject: `Your bank details for contract A000001 (${id})`,
+    text_body: 'x',
+    html_body: null,
+    status,
+    attempts: 1,
+    last_reply: null,
+    resource: 'contract',
+    record_id: 1,
+    attachment_names: null,
+    created_user: 1,
+    created_user_name: 'Ada Admin',
+    created_timestamp: SEEN,
+    sent_timestamp: status === 'sent' ? LATER : null,
+    edit_timestamp: SEEN,
+  });
+
+  const mailButtons = () =>
+    within(screen.getByRole('group', { name: 'Actions' }))
+      .getAllByRole('button')
+      .map((b) => b.textContent)
+      .filter((label) => MAIL_BUTTONS.includes(label ?? ''));
+
+  it('offers a User the four mail actions from the declarations (a Reader has no actions at all: see the contract screen)', async () => {
+    await openContract(1, contractApi(session(plainUser)));
+    expect(mailButtons()).toEqual(MAIL_BUTTONS);
+    for (const name of MAIL_BUTTONS) expect(screen.getByRole('button', { name })).toBeEnabled();
+  });
+
+  it('says why not on the disabled button when the student has no e-mail address', async () => {
+    await openContract(1, contractApi({ 'GET /contracts/1': { body: contractRow(1, { student_email: '' }) } }));
+    expect(screen.getByRole('button', { name: 'Send bank info request' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send bank info request' })).toHaveAttribute('data-disabled-reason', 'The student has no e-mail address');
+  });
+
+  it('says the contract is not active on the disabled buttons', async () => {
+    await openContract(1, contractApi({ 'GET /contracts/1': { body: contractRow(1, { active: false }) } }));
+    expect(screen.getByRole('button', { name: 'Send PF status' })).toHaveAttribute('data-disabled-reason', 'The contract is not active');
+  });
+
+  it('Send bank info request asks first, then sends and shows the answer', async () => {
+    const message = 'E-mail "Your bank details for contract A000001" to José Müller <jose.mueller@example.org> queued';
+    const api = contractApi({ 'POST /contracts/1/send_bankinfo_request': { body: { message } } });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Send bank info request' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send bank info request' });
+    expect(api.sent('POST /contracts/1/send_bankinfo_request')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(api.sent('POST /contracts/1/send_bankinfo_request')).toHaveLength(1));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+  });
+
+  it('a failed send reads "Server error while sending email"', async () => {
+    const { user } = await openContract(1, contractApi({ 'POST /contracts/1/send_pf_status': failure(500, 'boom') }));
+    await user.click(screen.getByRole('button', { name: 'Send PF status' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Send PF status' })).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Server error while sending email');
+  });
+
+  it('Request payment info for refund asks the amount and the reason and sends them', async () => {
+    const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } } });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Request payment info for refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Request payment info for refund' });
+    await user.type(within(dialog).getByLabelText(/^Amount/), '150,50');
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Semester cancelled');
+    await user.click(within(dialog).getByRole('button', { name: 'Request payment info for refund' }));
+    await waitFor(() => expect(api.last('POST /contracts/1/request_refund_info')?.body).toEqual({ amount: 150.5, reason: 'Semester cancelled' }));
+  });
+
+  it("an Administrator sees the contract's mails in the E-mails tab: recipient, subject, status and time", async () => {
+    const api = contractApi({ 'GET /outbox': page([outboxRow(2, 'failed'), outboxRow(1, 'sent')]) });
+    const { user } = await openContract(1, api);
+    expect(api.sent('GET /outbox')).toHaveLength(0);
+    await user.click(screen.getByRole('tab', { name: 'E-mails' }));
+    const table = await screen.findByRole('table', { name: 'E-mails' });
+    expect(await within(table).findByText('Your bank details for contract A000001 (2)')).toBeInTheDocument();
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+      ['José Müller <jose.mueller@example.org>', 'Your bank details for contract A000001 (2)', 'Failed', '01-05-2024 12:00'],
+      ['José Müller <jose.mueller@example.org>', 'Your bank details for contract A000001 (1)', 'Sent', '01-06-2024 11:00'],
+    ]);
+    expect(within(rows[0]!).getByRole('link')).toHaveAttribute('href', '/outbox/2');
+    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ resource: 'contract', record_id: '1' });
+  });
+
+  it('follows a queued mail until it is sent, then reads the contract again for its timestamps', async () => {
+    const api = contractApi({ 'GET /outbox': page([outboxRow(3, 'queued')]) });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('tab', { name: 'E-mails' }));
+    const table = await screen.findByRole('table', { name: 'E-mails' });
+    expect(await within(table).findByText('Queued')).toBeInTheDocument();
+    const reads = api.sent('GET /contracts/1').length;
+    api.on('GET /outbox', page([outboxRow(3, 'sent')]));
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, bankinfo_emailrequest_timestamp: LATER }) });
+    expect(await within(table).findByText('Sent', {}, { timeout: 5000 })).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('GET /contracts/1').length).toBeGreaterThan(reads));
+  });
+
+  it('a User, who may not read the outbox, has no E-mails tab', async () => {
+    await openContract(1, contractApi(session(plainUser)));
+    expect(screen.getByRole('tab', { name: /^Documents/ })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'E-mails' })).not.toBeInTheDocument();
   });
 });
 

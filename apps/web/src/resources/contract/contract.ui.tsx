@@ -1,26 +1,36 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Tabs } from '@mantine/core';
-import { contractResource } from '@app/contracts';
+import { apiPermissions, contractResource } from '@app/contracts';
+import { useAuth } from '../../lib/auth';
 import type { Detail } from '../../machinery/detail/use-detail';
 import { defineResourceUi } from '../../machinery/resource-ui';
 import { contractCells } from './contract.cells';
 import { ContractDocuments } from './contract.documents';
 import { ContractInfo } from './contract.extras';
+import { ContractMails } from './contract.mails';
 import { contractFields, deriveContractValues } from './contract.fields';
 import { contractFilters } from './contract.filters';
 
 /**
- * The contract screen (spec §2): tabs General (the form) and Documents (n), n being the contract's number of
- * files. A new contract has no documents yet: its screen is the form alone.
+ * The contract screen (spec §2): tabs General (the form), Documents (n), n being the contract's number of
+ * files, and E-mails (the contract's mails in the outbox) for the roles that may read the outbox. A new
+ * contract has no documents or mails yet: its screen is the form alone.
  */
 function contractLayout(form: ReactNode, detail: Detail) {
-  const { record } = detail;
-  if (detail.mode === 'new' || !record) return form;
+  if (detail.mode === 'new' || !detail.record) return form;
+  return <ContractTabs form={form} detail={detail} />;
+}
+
+function ContractTabs({ form, detail }: { form: ReactNode; detail: Detail }) {
+  const { mayCall } = useAuth();
+  const record = detail.record!;
+  const [tab, setTab] = useState<string | null>('general');
   return (
-    <Tabs defaultValue="general" keepMounted>
+    <Tabs value={tab} onChange={setTab} keepMounted>
       <Tabs.List>
         <Tabs.Tab value="general">General</Tabs.Tab>
         <Tabs.Tab value="documents">{`Documents (${Number(record.files ?? 0)})`}</Tabs.Tab>
+        {mayCall(apiPermissions['GET /outbox']) && <Tabs.Tab value="mails">E-mails</Tabs.Tab>}
       </Tabs.List>
       <Tabs.Panel value="general" pt="sm">
         {form}
@@ -28,6 +38,12 @@ function contractLayout(form: ReactNode, detail: Detail) {
       <Tabs.Panel value="documents" pt="sm">
         <ContractDocuments contractId={Number(record.id)} onChange={detail.refresh} />
       </Tabs.Panel>
+      {mayCall(apiPermissions['GET /outbox']) && (
+        <Tabs.Panel value="mails" pt="sm">
+          {/* Loaded when the tab is opened, not with every contract. */}
+          {tab === 'mails' && <ContractMails contractId={Number(record.id)} onSettled={detail.refresh} />}
+        </Tabs.Panel>
+      )}
     </Tabs>
   );
 }

@@ -1,0 +1,225 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
+import { ROLES, type RoleName } from '@app/contracts';
+import { contracts, outbox, students, templates } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { startTestSmtp } from '../../test/smtp.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+
+const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' });
+const smtp = await startTestSmtp();
+await startTestWorkers(t);
+
+const tokens = {} as Record<RoleName, string>;
+const userIds = {} as Record<RoleName, number>;
+beforeAll(async () => {
+  for (const { name } of ROLES) {
+    const u = await userWithToken(t.app, t.db, name);
+    tokens[name] = u.token;
+    userIds[name] = u.id;
+  }
+  const res = await api('put', '/config/email/', tokens.Developer).send({
+    smtp_servername: '127.0.0.1',
+    smtp_port: smtp.port,
+    smtp_security: 'none',
+    from_email_address: 'office@example.org',
+  });
+  expect(res.status, res.text).toBe(200);
+});
+
+const api = (method: 'get' | 'post' | 'put', path: string, token: string) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const mailsOf = (contractId: number) => t.db.select().from(outbox).where(and(eq(outbox.resource, 'contract'), eq(outbox.record_id, contractId))).orderBy(outbox.id);
+const contractRow = async (id: number) => (await t.db.select().from(contracts).where(eq(contracts.id, id)))[0]!;
+const studentRow = async (id: number) => (await t.db.select().from(students).where(eq(students.id, id)))[0]!;
+
+async function contractFor(values: Partial<typeof students.$inferInsert> = {}, contract: Partial<typeof contracts.$inferInsert> = {}) {
+  const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski', email_address: `lukasz.${Math.random().toString(36).slice(2)}@example.org`, ...values });
+  return { student, contract: await createContract(t.db, { student_id: student.id, ...contract }) };
+}
+
+describe('send bank info request', () => {
+  it("delivers once to the student with the name intact, and sets the contract's and the student's timestamps only after acceptance", async () => {
+    const { student, contract } = await contractFor();
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    const count = smtp.received.length;
+
+    const res = await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({});
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.message).toContain(`to Łukasz Wiśniewski <${student.email_address}> queued`);
+
+    await holding;
+    // The server holds its reply to DATA: nothing is stamped yet.
+    expect((await contractRow(contract.id)).bankinfo_emailrequest_timestamp).toBeNull();
+    expect((await studentRow(student.id)).bankinfo_request_timestamp).toBeNull();
+    release();
+
+    const [mail] = await waitFor('the outbox row', () => mailsOf(contract.id), (rows) => rows.length === 1 && rows[0]!.status !== 'queued');
+    expect(mail).toMatchObject({ status: 'sent', recipient: student.email_address, recipient_name: 'Łukasz Wiśniewski', subject: `Your bank details for contract ${contract.application_number}` });
+    await smtp.waitForMessages(count + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.length).toBe(count + 1);
+    const received = smtp.received.at(-1)!;
+    expect(received.subject).toBe(`Your bank details for contract ${contract.application_number}`);
+    expect(received.text).toContain('Dear Łukasz Wiśniewski,');
+    expect((received.to as { value: { address?: string; name: string }[] }).value).toEqual([{ address: student.email_address, name: 'Łukasz Wiśniewski' }]);
+
+    expect((await contractRow(contract.id)).bankinfo_emailrequest_timestamp?.getTime()).toBe(mail!.sent_timestamp!.getTime());
+    const after = await studentRow(student.id);
+    expect(after.bankinfo_request_timestamp?.getTime()).toBe(mail!.sent_timestamp!.getTime());
+    expect(after.bankinfo_request_user).toBe(userIds.User);
+  });
+
+  it('is refused with the reason for an inactive contract or a student without an e-mail address, queueing nothing', async () => {
+    const { contract: inactive } = await contractFor({}, { active: false });
+    const { contract: noMail } = await contractFor({ email_address: '' });
+    const a = await api('post', `/contracts/${inactive.id}/send_bankinfo_request`, tokens.User).send({});
+    expect(a.status).toBe(409);
+    expect(a.body.message).toBe('The contract is not active');
+    const b = await api('post', `/contracts/${noMail.id}/send_bankinfo_request`, tokens.User).send({});
+    expect(b.status).toBe(409);
+    expect(b.body.message).toBe('The student has no e-mail address');
+    expect(await mailsOf(inactive.id)).toEqual([]);
+    expect(await mailsOf(noMail.id)).toEqual([]);
+  });
+
+  it('as a batch over three contracts, one student without an e-mail address: 2 ok and an error line naming the contract', async () => {
+    const one = await contractFor();
+    const two = await contractFor();
+    const none = await contractFor({ email_address: '  ' });
+    const count = smtp.received.length;
+    const res = await api('post', '/contracts/batch/send_bankinfo_request', tokens.User).send({ ids: [one.contract.id, two.contract.id, none.contract.id] });
+    expect(res.status, res.text).toBe(202);
+    const run = await waitForRun(t, tokens.User, res.body.run_id);
+    expect(run).toMatchObject({ status: 'finished', total: 3, done: 3, failed: 1, label: 'Email bank info request', dry_run: false });
+    expect(run.rows.filter((r) => r.ok).map((r) => r.id).sort()).toEqual([one.contract.id, two.contract.id].sort());
+    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${none.contract.application_number}: The student has no e-mail address`);
+    await smtp.waitForMessages(count + 2);
+    const recipients = smtp.received.slice(count).map((m) => (m.to as { value: { address?: string }[] }).value[0]!.address);
+    expect(recipients.sort()).toEqual([one.student.email_address, two.student.email_address].sort());
+    for (const { contract } of [one, two]) {
+      await waitFor('the timestamp', () => contractRow(contract.id), (r) => r.bankinfo_emailrequest_timestamp !== null);
+    }
+    expect(await mailsOf(none.contract.id)).toEqual([]);
+    expect((await contractRow(none.contract.id)).bankinfo_emailrequest_timestamp).toBeNull();
+  });
+
+  it('as a dry run shows who would get what and who is skipped and why, and sends and queues nothing', async () => {
+    const one = await contractFor();
+    const inactive = await contractFor({}, { active: false });
+    const datas = smtp.dataCount();
+    const res = await api('post', '/contracts/batch/send_bankinfo_request', tokens.User).send({ ids: [one.contract.id, inactive.contract.id], dry_run: true });
+    expect(res.status, res.text).toBe(202);
+    const run = await waitForRun(t, tokens.User, res.body.run_id);
+    expect(run).toMatchObject({ status: 'finished', dry_run: true, total: 2, failed: 1 });
+    expect(run.rows.find((r) => r.ok)!.message).toBe(
+      `E-mail "Your bank details for contract ${one.contract.application_number}" to Łukasz Wiśniewski <${one.student.email_address}> queued`,
+    );
+    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${inactive.contract.application_number}: The contract is not active`);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.dataCount()).toBe(datas);
+    expect(await t.db.select().from(outbox).where(inArray(outbox.record_id, [one.contract.id, inactive.contract.id]))).toEqual([]);
+    expect((await contractRow(one.contract.id)).bankinfo_emailrequest_timestamp).toBeNull();
+  });
+});
+
+describe('send PF status', () => {
+  it('queues the participation-fee status and sets pf_status_email_timestamp once accepted; the batch is "Send PF Status"', async () => {
+    const { student, contract } = await contractFor();
+    const count = smtp.received.length;
+    const res = await api('post', `/contracts/${contract.id}/send_pf_status`, tokens.User).send({});
+    expect(res.status, res.text).toBe(200);
+    await smtp.waitForMessages(count + 1);
+    const received = smtp.received.at(-1)!;
+    expect(received.subject).toBe(`Participation fee status of contract ${contract.application_number}`);
+    expect(received.text).toContain('Dear Łukasz Wiśniewski,');
+    const stamped = await waitFor('pf_status_email_timestamp', () => contractRow(contract.id), (r) => r.pf_status_email_timestamp !== null);
+    const [mail] = await mailsOf(contract.id);
+    expect(mail).toMatchObject({ status: 'sent', recipient: student.email_address });
+    expect(stamped.pf_status_email_timestamp!.getTime()).toBe(mail!.sent_timestamp!.getTime());
+    // The bank-info timestamps are the bank-info request's alone.
+    expect(stamped.bankinfo_emailrequest_timestamp).toBeNull();
+
+    const other = await contractFor();
+    const batch = await api('post', '/contracts/batch/send_pf_status', tokens.User).send({ ids: [other.contract.id] });
+    expect(batch.status).toBe(202);
+    expect(await waitForRun(t, tokens.User, batch.body.run_id)).toMatchObject({ label: 'Send PF Status', failed: 0, done: 1 });
+  });
+});
+
+describe('send payment info and request payment info for a refund', () => {
+  it('queue their mails to the student, concerning the contract', async () => {
+    const { student, contract } = await contractFor();
+    expect((await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({})).status).toBe(200);
+    const refund = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ amount: 150.5, reason: 'Semester cancelled' });
+    expect(refund.status, refund.text).toBe(200);
+    const mails = await mailsOf(contract.id);
+    expect(mails.map((m) => m.subject)).toEqual([`Payment information for invoice ${contract.application_number}`, 'Refund of € 150,50: your bank details, please']);
+    expect(mails.every((m) => m.recipient === student.email_address)).toBe(true);
+    expect(mails[1]!.text_body).toContain('(Semester cancelled)');
+  });
+
+  it('the refund request answers 400 naming the field for a missing or bad amount or reason, and queues nothing', async () => {
+    const { contract } = await contractFor();
+    const cases: [object, string][] = [
+      [{ reason: 'x' }, 'amount'],
+      [{ amount: -5, reason: 'x' }, 'amount'],
+      [{ amount: 'ten', reason: 'x' }, 'amount'],
+      [{ amount: 1.234, reason: 'x' }, 'amount'],
+      [{ amount: 10 }, 'reason'],
+      [{ amount: 10, reason: '  ' }, 'reason'],
+      [{ amount: 10, reason: 'x', extra: 1 }, 'extra'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send(body);
+      expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBe(400);
+      expect(Object.keys(res.body.errors)).toContain(field);
+    }
+    expect(await mailsOf(contract.id)).toEqual([]);
+  });
+});
+
+describe('a template that does not render with real data', () => {
+  it('answers 500 saying which template and line, without internals, and queues nothing', async () => {
+    // Only a database edit can store it: an upload is checked against the sample first.
+    await t.db.insert(templates).values({ internalname: 'payment_info_email', content: 'subject: Pay\n--- text ---\n{{ nowhere.to_be_found }}\n', filename: 'broken.liquid' });
+    try {
+      const { contract } = await contractFor();
+      const res = await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({});
+      expect(res.status).toBe(500);
+      expect(res.body.message).toMatch(/^E-mail: payment information: the uploaded template payment_info_email does not render \(line 3: undefined variable: nowhere/);
+      expect(res.text).not.toMatch(/at .*\.js|node_modules|stack/);
+      expect(await mailsOf(contract.id)).toEqual([]);
+    } finally {
+      await t.db.delete(templates).where(eq(templates.internalname, 'payment_info_email'));
+    }
+  });
+});
+
+describe('who may send', () => {
+  it('a Reader gets 403 on each mail action and batch, and nothing is queued', async () => {
+    const { contract } = await contractFor();
+    for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_payment_info', 'request_refund_info']) {
+      expect((await api('post', `/contracts/${contract.id}/${name}`, tokens.Reader).send({ amount: 1, reason: 'x' })).status, name).toBe(403);
+    }
+    for (const name of ['send_bankinfo_request', 'send_pf_status']) {
+      expect((await api('post', `/contracts/batch/${name}`, tokens.Reader).send({ ids: [contract.id] })).status, name).toBe(403);
+    }
+    expect(await mailsOf(contract.id)).toEqual([]);
+  });
+
+});
