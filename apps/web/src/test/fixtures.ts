@@ -1,4 +1,4 @@
-import { isSearchedChoiceList, paginate, type Choice, type SessionUser } from '@app/contracts';
+import { isSearchedChoiceList, paginate, type Choice, type EmailConfig, type SessionUser } from '@app/contracts';
 import type { Answer, Answers } from './api-stub';
 
 /** Small fixtures for the web tests: who is logged in, rows as the API answers them, and answers built from them. */
@@ -180,3 +180,15 @@ export function contractRow(id: number, overrides: Partial<Row> = {}): Row {
     ...overrides,
   };
 }
+
+/** Email settings as `GET /config/email` answers them (a password is stored, never sent). */
+export const emailConfig: EmailConfig = {
+  smtp_servername: 'mail.example.org',
+  smtp_port: 587,
+  smtp_security: 'starttls',
+  smtp_username: 'office',
+  smtp_password_set: true,
+  from_email_address: 'office@example.org',
+  test_email_address: 'tester@example.org',
+  edit_timestamp: '2024-05-01T10:00:00.000Z',
+};

@@ -6,6 +6,7 @@ import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { waitFor } from '../../test/wait.js';
 
 const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' });
 const smtp = await startTestSmtp();
@@ -29,16 +30,6 @@ beforeAll(async () => {
 });
 
 const api = (method: 'get' | 'post' | 'put', path: string, token: string) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const mailsOf = (contractId: number) => t.db.select().from(outbox).where(and(eq(outbox.resource, 'contract'), eq(outbox.record_id, contractId))).orderBy(outbox.id);
 const contractRow = async (id: number) => (await t.db.select().from(contracts).where(eq(contracts.id, id)))[0]!;

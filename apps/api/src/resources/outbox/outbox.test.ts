@@ -10,6 +10,7 @@ import { setupTestApp } from '../../test/app.js';
 import { createContract, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
 import { startTestWorkers } from '../../test/workers.js';
+import { waitFor } from '../../test/wait.js';
 
 const SECRET = 'smtp-Pa55word-that-must-never-show';
 const lines: string[] = [];
@@ -47,16 +48,6 @@ const settingsBody = {
   from_email_address: 'office@example.org',
   test_email_address: 'tester@example.org',
 };
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const rowOf = async (id: number) => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
 const settled = (id: number) => waitFor(`mail ${id}`, () => rowOf(id), (r) => r.status !== 'queued');

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { EmailConfig, TemplateInfo } from '@app/contracts';
+import type { TemplateInfo } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
-import { adminUser, developerUser, failure, plainUser, readerUser, SEEN, session } from '../../test/fixtures';
+import { adminUser, developerUser, emailConfig, failure, plainUser, readerUser, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 const template = (id: number, internalname: string, displayname: string, kind: 'pdf' | 'mail', customised = false): TemplateInfo => ({
@@ -18,16 +18,6 @@ const template = (id: number, internalname: string, displayname: string, kind: '
 });
 
 const templates = [template(1, 'invoice_pdf', 'Invoice (PDF)', 'pdf'), template(5, 'invoice_email', 'E-mail: invoice', 'mail', true)];
-const emailConfig: EmailConfig = {
-  smtp_servername: 'mail.example.org',
-  smtp_port: 587,
-  smtp_security: 'starttls',
-  smtp_username: 'office',
-  smtp_password_set: true,
-  from_email_address: 'office@example.org',
-  test_email_address: null,
-  edit_timestamp: SEEN,
-};
 const config = (answers: Answers = {}) => ({ 'GET /config': { body: { version: 'v9.9.9', email_config: emailConfig, templates } }, ...answers }) satisfies Answers;
 
 async function openConfig(user = adminUser, answers: Answers = {}) {

@@ -1,21 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { EmailConfig } from '@app/contracts';
 import { stubApi } from '../../test/api-stub';
-import { adminUser, developerUser, failure, session } from '../../test/fixtures';
+import { adminUser, developerUser, emailConfig, failure, session } from '../../test/fixtures';
 import { renderRoutes } from '../../test/render-app';
 import { EmailSettings } from './EmailSettings';
 
-const stored: EmailConfig = {
-  smtp_servername: 'mail.example.org',
-  smtp_port: 587,
-  smtp_security: 'starttls',
-  smtp_username: 'office',
-  smtp_password_set: true,
-  from_email_address: 'office@example.org',
-  test_email_address: 'tester@example.org',
-  edit_timestamp: '2024-05-01T10:00:00.000Z',
-};
+const stored = emailConfig;
 
 function renderSettings(user = developerUser) {
   const api = stubApi({ ...session(user), 'GET /config/email': { body: stored } });
