@@ -124,6 +124,24 @@ function engineError(err: unknown): TemplateError {
 }
 
 /**
+ * Parsed sections, by engine and text: a template is parsed once, not for every document (a batch of invoices
+ * renders the same text a thousand times). Parsed templates are never changed by rendering; a new upload is a new
+ * text. At most PARSED_MAX are kept, the oldest dropped first.
+ */
+const PARSED_MAX = 500;
+const parsed = new Map<string, ReturnType<Liquid['parse']>>();
+function parsedSection(engine: Liquid, escaping: Escaping, text: string): ReturnType<Liquid['parse']> {
+  const key = `${escaping}\u0000${text}`;
+  let templates = parsed.get(key);
+  if (!templates) {
+    templates = engine.parse(text);
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(key, templates);
+  }
+  return templates;
+}
+
+/**
  * Renders one section with its escaping. The source is preceded by as many empty lines as come before it in the
  * file, so the engine's line numbers are the file's; they are dropped from the result.
  */
@@ -132,7 +150,7 @@ export async function renderSection(section: Section, escaping: Escaping, data: 
   const padded = '\n'.repeat(section.firstLine - 1) + section.source;
   let out: string;
   try {
-    const parsed = engine.parse(padded);
+    const parsed = parsedSection(engine, escaping, padded);
     out = String(await engine.render(parsed, data));
   } catch (err) {
     throw engineError(err);
