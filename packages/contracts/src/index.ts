@@ -22,3 +22,4 @@ export * from './rules/contract-status.js';
 export * from './rules/end-date.js';
 export * from './rules/numbering.js';
 export * from './rules/document-types.js';
+export * from './rules/invoice-planning.js';

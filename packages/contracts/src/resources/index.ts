@@ -24,6 +24,7 @@ export * from './contract.js';
 export * from './contract-file.js';
 export * from './outbox.js';
 export * from './invoice.js';
+export * from './invoice-planning.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [

@@ -42,3 +42,11 @@ export function creditNoteTypeOf(invoiceType: number): number | undefined {
 export function documentTypeName(id: number): string {
   return DOCUMENT_TYPES.find((t) => t.id === id)?.name ?? `Document type ${id}`;
 }
+
+/**
+ * The reference a planned invoice gets (decision 018): which contract, year, semester and fee it is, e.g.
+ * `A000042-Y1-S2-T5`; a whole-year invoice (semester 0) has no `-S` part.
+ */
+export function documentReference(applicationNumber: string, values: { year: number; semester: number; document_type_id: number }): string {
+  return `${applicationNumber}-Y${values.year}${values.semester > 0 ? `-S${values.semester}` : ''}-T${values.document_type_id}`;
+}

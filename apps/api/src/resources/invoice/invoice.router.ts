@@ -1,6 +1,6 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
+import { AppError, documentReference, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
 import { contracts, countries, documentTypes, invoices, programs, students, universities, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
@@ -33,14 +33,6 @@ const plainFields = [
   'extended_deadline_date', 'email_timestamp', 'email_reminder_timestamp', 'linked_invoice_id', 'comments', 'document_type_id',
   'is_creditnote', 'pro_forma', 'pdf_filename', 'pdf_timestamp', 'creation_timestamp', 'edit_timestamp',
 ] as const;
-
-/**
- * The reference a planned invoice gets (decision 018): which contract, year, semester and fee it is, so that
- * planning finds what it has planned already and scheduled payments can be grouped by it (issue 15).
- */
-export function documentReference(applicationNumber: string, values: { year: number; semester: number; document_type_id: number }): string {
-  return `${applicationNumber}-Y${values.year}${values.semester > 0 ? `-S${values.semester}` : ''}-T${values.document_type_id}`;
-}
 
 /** `2026-03-01` + 30 days, as a calendar date. */
 function addDays(day: string, days: number): string {
