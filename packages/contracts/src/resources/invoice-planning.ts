@@ -17,4 +17,20 @@ export const planInvoices = defineAction({
   failureText: 'planning invoices',
 });
 
-export const invoicePlanningActions = { planInvoices };
+
+
+/**
+ * Switch to semester payment (spec §2 "Contract screen", §7 `POST /contracts/{id}/switch_to_semester_payment`,
+ * after a confirm dialog; answers a message): the contract's remaining yearly planned fees become semesters.
+ */
+export const switchToSemesterPayment = defineAction({
+  name: 'switch_to_semester_payment',
+  label: 'Switch to semester payment',
+  scope: 'record',
+  input: z.object({}),
+  result: 'message',
+  level: 'user',
+  confirm: 'Split the planned yearly invoices of this contract into semesters?',
+  failureText: 'switching to semester payment',
+});
+export const invoicePlanningActions = { planInvoices, switchToSemesterPayment };

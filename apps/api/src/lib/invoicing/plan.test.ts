@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import type { contracts} from '@app/db';
-import { invoices, logEvents, studentFees } from '@app/db';
+import { contracts, invoices, logEvents, studentFees } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createUser } from '../../test/factories.js';
 import type { Actor } from '../crud/crud-service.js';
-import { planContractInvoices } from './plan.js';
+import { planContractInvoices, switchContractToSemesters } from './plan.js';
 
 const t = await setupTestApp();
 const staff = await createUser(t.db, { role: 'User' });
@@ -80,5 +79,34 @@ describe('plan invoices (issue 13 point 3)', () => {
     const c = await createContract(t.db, { intake: 2099, scholarship_id: 2 });
     await expect(plan(c.id)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/^There is no student fee for intake 2099 and scholarship /) });
     expect(await invoicesOf(c.id)).toHaveLength(0);
+  });
+
+  it('switch to semester payment splits the planned yearly fees into semesters to the cent, and leaves numbered ones', async () => {
+    const c = await contractWithFees({}, { participationfee2_amount: '4500.03' });
+    await plan(c.id);
+    // Year 1's participation fee is numbered already: it stays whole.
+    await t.db
+      .update(invoices)
+      .set({ number: `T-${c.id}-1`, invoice_date: '2026-09-05' })
+      .where(and(eq(invoices.contract_id, c.id), eq(invoices.year, 1), eq(invoices.document_type_id, 5)));
+    const outcome = await t.db.transaction((tx) => switchContractToSemesters(tx, actor, c.id));
+    expect(outcome.message).toBe('Switched to semester payment: 3 yearly invoice(s) split into 6 semester invoices over € 4.700,03');
+    const rows = await invoicesOf(c.id);
+    expect(rows.map((r) => [r.type, r.year, r.semester, r.amount, r.planned_date])).toEqual([
+      [3, 1, 0, '150.00', '2026-09-01'],
+      [5, 1, 0, '4500.01', '2026-09-01'],
+      [7, 1, 1, '50.00', '2026-09-01'],
+      [7, 1, 2, '50.00', '2027-03-01'],
+      [5, 2, 1, '2250.02', '2027-09-01'],
+      [5, 2, 2, '2250.01', '2028-03-01'],
+      [7, 2, 1, '50.00', '2027-09-01'],
+      [7, 2, 2, '50.00', '2028-03-01'],
+    ]);
+    expect(rows.find((r) => r.type === 5 && r.year === 2 && r.semester === 2)!.reference).toBe(`${c.application_number}-Y2-S2-T5`);
+    const [after] = await t.db.select({ instalments: contracts.instalments }).from(contracts).where(eq(contracts.id, c.id));
+    expect(after!.instalments).toBe(true);
+    // Planning afterwards adds nothing, and switching again splits nothing.
+    expect((await plan(c.id)).planned).toEqual([]);
+    expect((await t.db.transaction((tx) => switchContractToSemesters(tx, actor, c.id))).planned).toEqual([]);
   });
 });
