@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
+import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
 import { isoDate, money, optionalDate, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
 import { INVOICE_DOCUMENT_TYPE_IDS } from '../rules/document-types.js';
@@ -140,7 +141,20 @@ const downloadPdf = defineAction({
   failureText: 'downloading pdf',
 });
 
-export const invoiceActions = { createPdf, downloadPdf };
+/** Export Open Invoices (spec §2 cog menu, §7 `POST /invoices/download_report_open`): the open invoices of the filter. */
+const downloadReportOpen = defineAction({
+  name: 'download_report_open',
+  label: 'Export Open Invoices',
+  scope: 'list',
+  input: ExportRequestSchema,
+  result: 'file',
+  level: 'reader',
+  views: ['numbered'],
+  filename: 'Open_Invoices.xlsx',
+  failureText: 'exporting Open_Invoices.xlsx',
+});
+
+export const invoiceActions = { createPdf, downloadPdf, downloadReportOpen };
 
 const columns = [
   { field: 'document_reference', title: 'Reference', nowrap: true },
@@ -236,7 +250,11 @@ export const invoiceResource = defineResource({
       defaultSort: [{ field: 'number', direction: 'asc' }],
     },
   ],
-  actions: [createPdf, downloadPdf],
+  actions: [createPdf, downloadPdf, downloadReportOpen],
+  // Spec §2: Export Selection (the selection or the filtered list); Bulk Edit (Administrator) of what a numbered
+  // invoice does not freeze — a row whose invoice keeps a field fails with the reason, the others change.
+  export: { filename: 'Invoices.xlsx', sheet: 'Invoices', label: 'Export Selection' },
+  bulkEdit: { fields: ['planned_date', 'extended_deadline_date', 'comments'], level: 'administrator' },
   rules: {
     // Spec §4: contract, year and semester are set when the invoice is made; DESIGN §11: a numbered invoice is locked.
     readOnlyFields: (row): Record<string, string> => {

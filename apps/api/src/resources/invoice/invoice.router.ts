@@ -1,12 +1,14 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, documentReference, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
+import { AppError, documentReference, exportColumns, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
 import { contracts, countries, documentTypes, invoices, programs, students, universities, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
-import { recordAction } from '../../lib/actions/types.js';
+import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
+import { sendXlsx } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
@@ -132,6 +134,23 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
       if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this invoice yet');
       return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
+    }),
+    // The open invoices of the overview's filter (or of the selection), streamed like Export Selection.
+    listAction(invoiceActions.downloadReportOpen, async (_db, _actor, input) => {
+      const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page', 'planned', 'creditnote'].includes(k));
+      const query = parseListQuery(invoiceResource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), open: 'true' });
+      const columns = exportColumns(invoiceResource.columns);
+      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      const filename = 'Open_Invoices.xlsx';
+      return {
+        eventType: 'export',
+        message: `Exported ${filename}`,
+        file: {
+          filename,
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          write: (res) => sendXlsx(res, filename, 'Open invoices', columns, service.iterate(query, columns.map((c) => c.field), ids), { timeZone: ctx.env.APP_TIMEZONE }),
+        },
+      };
     }),
   ]);
 }

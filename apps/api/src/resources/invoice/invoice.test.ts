@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { invoiceResource, todayIn } from '@app/contracts';
 import { documentCounters, invoices, storedFiles } from '@app/db';
@@ -276,5 +277,49 @@ describe('invoices: locking (DESIGN §11)', () => {
     const res = await api('put', `/invoices/${p.id}`).set('If-Match', p.edit_timestamp.toISOString()).send({ id: p.id, amount: 99.99, document_type_id: 7 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ amount: 99.99, document_type_id: 7, document_reference: `${contract.application_number}-Y1-T7` });
+  });
+});
+
+describe('invoices: exports and bulk edit (spec §2 overview extras)', () => {
+  const sheetRows = async (buffer: Buffer) => {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(buffer as never);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  };
+
+  it('Export Selection and Export Open Invoices answer xlsx with numbers as numbers', async () => {
+    const c = await createContract(t.db);
+    const p = await planned({ contract_id: c.id });
+    const open = await planned({ contract_id: c.id, number: `X-${c.id}-1`, invoice_date: '2026-01-01', expiration_date: '2026-01-31', amount: '10.50' });
+    const selection = await api('post', '/invoices/download_report', reader.token).send({ ids: [p.id, open.id] }).buffer(true).parse(binaryParser);
+    expect(selection.status).toBe(200);
+    const rows = await sheetRows(selection.body as Buffer);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toContain('Amount');
+    expect(rows.slice(1).flat()).toContain(10.5);
+    const openOnly = await api('post', '/invoices/download_report_open', reader.token).send({ filter: { contract_id: c.id } }).buffer(true).parse(binaryParser);
+    expect(openOnly.status).toBe(200);
+    const openRows = await sheetRows(openOnly.body as Buffer);
+    expect(openRows).toHaveLength(2);
+    expect(openRows[1]).toContain(`X-${c.id}-1`);
+  });
+
+  it('Bulk Edit is for Administrators, refuses an empty change, and refuses a frozen field row by row', async () => {
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const p = await planned();
+    const n = await planned({ number: `B-${p.id}`, invoice_date: '2026-01-01' });
+    const versions = { [p.id]: p.edit_timestamp.toISOString(), [n.id]: n.edit_timestamp.toISOString() };
+    expect((await api('post', '/invoices/bulk_edit').send({ ids: [p.id], versions, changes: { comments: 'x' } })).status).toBe(403);
+    expect((await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id], versions, changes: {} })).status).toBe(400);
+    expect((await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id], versions, changes: { amount: 1 } })).status).toBe(400);
+    const res = await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id, n.id], versions, changes: { planned_date: '2026-04-01', comments: 'Moved' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const run = await waitForRun(t, admin.token, res.body.run_id);
+    expect(run).toMatchObject({ done: 2, failed: 1 });
+    expect(run.rows.find((r) => !r.ok)!.message).toMatch(/^Error for B-\d+: planned_date cannot be changed: Invoice B-\d+ is numbered/);
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, p.id));
+    expect(row).toMatchObject({ planned_date: '2026-04-01', comments: 'Moved' });
   });
 });
