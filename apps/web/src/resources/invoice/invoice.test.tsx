@@ -102,6 +102,20 @@ describe('invoice overviews (spec §2)', () => {
     expect(screen.getByText('05-03-2026')).toBeInTheDocument();
   });
 
+  it('numbered invoices: Export Open Invoices sends the view filter and saves Open_Invoices.xlsx', async () => {
+    const api = invoiceApi({
+      'GET /invoices': page([numbered]),
+      'POST /invoices/download_report_open': { file: { content: new Blob(['PK open']), filename: 'Open_Invoices.xlsx' } },
+    });
+    const { user } = renderApp('/invoices/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('button', { name: 'Export Open Invoices' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /invoices/download_report_open')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
+    expect(savedFiles[0]!.filename).toBe('Open_Invoices.xlsx');
+    expect(screen.getByRole('button', { name: 'Export Selection' })).toBeInTheDocument();
+  });
+
   it('credit notes ask with the creditnote flag', async () => {
     const api = invoiceApi({ 'GET /invoices': page([]) });
     renderApp('/invoices/creditnote', api);
