@@ -25,6 +25,10 @@ const credited = sql`(select coalesce(sum(cn.amount), 0) from ${i} cn where cn.l
 const paid = sql`0::numeric`;
 const invoiced = sql`(case when ${i.is_creditnote} then ${i.amount} else ${i.amount} - ${credited} end)`;
 const open = sql`(${invoiced} - ${paid})`;
+// Nested in the selection: drizzle then names the outer columns with their table, which a subquery over an
+// alias of the same table needs (an unqualified "id" would be the alias's).
+const creditNoteNumbers = sql`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
+const linkedNumber = sql`(select li.number from ${i} li where li.id = ${i.linked_invoice_id})`;
 const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open} > 0`)!;
 
 /** The contract's field among those of the contracts table: invoices of the contracts that match. */
@@ -57,8 +61,8 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       total_amount: sql<number>`(${invoiced})::float8`,
       payed_amount: sql<number>`(${paid})::float8`,
       to_be_payed_amount: sql<number>`(${open})::float8`,
-      credit_note: sql<string | null>`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`,
-      linked_invoice_number: sql<string | null>`(select li.number from ${i} li where li.id = ${i.linked_invoice_id})`,
+      credit_note: sql<string | null>`${creditNoteNumbers}`,
+      linked_invoice_number: sql<string | null>`${linkedNumber}`,
       is_locked: sql<boolean>`(${i.number} is not null)`,
       is_expired: sql<boolean>`coalesce(${isOpen} and coalesce(${i.extended_deadline_date}, ${i.expiration_date}) < ${today}, false)`,
       document_type: documentTypes.name,
