@@ -116,6 +116,20 @@ describe('invoice overviews (spec §2)', () => {
     expect(screen.getByRole('button', { name: 'Export Selection' })).toBeInTheDocument();
   });
 
+  it('the planned view offers the batch Create Invoice to a User, the numbered view does not', async () => {
+    const { user, router } = renderApp('/invoices/planned', invoiceApi());
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Create Invoice']);
+    await router.navigate('/invoices/numbered');
+    expect(await screen.findByRole('heading', { name: 'Numbered Invoices' })).toBeInTheDocument();
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
+  });
+
   it('credit notes ask with the creditnote flag', async () => {
     const api = invoiceApi({ 'GET /invoices': page([]) });
     renderApp('/invoices/creditnote', api);
