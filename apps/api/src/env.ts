@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').optional(),
   APP_TIMEZONE: z.string().default('Europe/Berlin'),
+  /** Days from an invoice's date to its expiration date (DESIGN §11: 30 unless configured). */
+  PAYMENT_TERM_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Wrong logins free of delay, for one account from one address, and for one address across accounts. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),

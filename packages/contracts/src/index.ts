@@ -21,3 +21,5 @@ export * from './version.js';
 export * from './rules/contract-status.js';
 export * from './rules/end-date.js';
 export * from './rules/numbering.js';
+export * from './rules/document-types.js';
+export * from './rules/invoice-planning.js';

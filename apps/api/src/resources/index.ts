@@ -18,6 +18,7 @@ import { studentChoices, studentModule } from './student/student.router.js';
 import { contractChoices, contractModule } from './contract/contract.router.js';
 import { contractFileModule } from './contract-file/contract-file.router.js';
 import { outboxModule } from './outbox/outbox.router.js';
+import { invoiceChoices, invoiceModule } from './invoice/invoice.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -33,6 +34,7 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     scholarships_region: distinctChoices(ctx.db, { table: scholarships, column: scholarships.region }),
     students: studentChoices(ctx),
     ...contractChoices(ctx),
+    ...invoiceChoices(ctx),
   };
 }
 
@@ -50,6 +52,7 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     contractModule(ctx),
     contractFileModule(ctx),
     outboxModule(ctx),
+    invoiceModule(ctx),
   ];
 }
 

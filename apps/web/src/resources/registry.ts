@@ -1,6 +1,7 @@
 import type { ResourceUi } from '../machinery/resource-ui';
 import { contractUi } from './contract/contract.ui';
 import { countryUi } from './country/country.ui';
+import { invoiceUi } from './invoice/invoice.ui';
 import { logEventUi } from './log-event/log-event.ui';
 import { milestoneUi } from './milestone/milestone.ui';
 import { outboxUi } from './outbox/outbox.ui';
@@ -26,4 +27,5 @@ export const resourceUis: readonly ResourceUi[] = [
   studentUi,
   contractUi,
   outboxUi,
+  invoiceUi,
 ];

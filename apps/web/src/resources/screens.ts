@@ -1,6 +1,7 @@
 import {
   contractResource,
   countryResource,
+  invoiceResource,
   logEventResource,
   milestoneResource,
   outboxResource,
@@ -29,6 +30,7 @@ export const screenResources: readonly AnyResource[] = [
   studentResource,
   contractResource,
   outboxResource,
+  invoiceResource,
 ];
 
 /** The paths of every view's overview and detail screen. */

@@ -27,6 +27,8 @@ export const CHOICE_LISTS = [
   'contracts_round',
   'contracts_year',
   'file_types',
+  'document_types_invoices',
+  'document_types_creditnotes',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 

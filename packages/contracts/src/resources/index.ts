@@ -10,6 +10,7 @@ import { studentResource } from './student.js';
 import { contractResource } from './contract.js';
 import { contractFileResource } from './contract-file.js';
 import { outboxResource } from './outbox.js';
+import { invoiceResource } from './invoice.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -22,6 +23,8 @@ export * from './student.js';
 export * from './contract.js';
 export * from './contract-file.js';
 export * from './outbox.js';
+export * from './invoice.js';
+export * from './invoice-planning.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -36,4 +39,5 @@ export const resources: readonly AnyResource[] = [
   contractResource,
   contractFileResource,
   outboxResource,
+  invoiceResource,
 ];

@@ -8,3 +8,4 @@ export * from './contract.js';
 export * from './jobs.js';
 export * from './template.js';
 export * from './mail.js';
+export * from './invoice.js';

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { contracts, invoices } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { createContract } from '../../test/factories.js';
+import { contractMoney } from './money.js';
+
+const t = await setupTestApp();
+const moneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0];
+
+describe('contract money in SQL (DESIGN §11)', () => {
+  it('is 0 without invoices', async () => {
+    const c = await createContract(t.db);
+    expect(await moneyOf(c.id)).toEqual({ invoiced_amount: 0, payed_amount: 0, to_be_payed_amount: 0, planned_amount: 0 });
+  });
+
+  it('sums numbered invoices less their credit notes, and planned invoices apart, exact to the cent', async () => {
+    const c = await createContract(t.db);
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const [n] = await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `M-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
+    await t.db.insert(invoices).values({ ...base, amount: '0.20', number: `M-${c.id}-2`, invoice_date: '2026-01-01' });
+    await t.db.insert(invoices).values({ ...base, amount: '0.05', number: `CN-M-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
+    await t.db.insert(invoices).values([{ ...base, amount: '1000.01' }, { ...base, amount: '0.02' }]);
+    expect(await moneyOf(c.id)).toEqual({ invoiced_amount: 0.25, payed_amount: 0, to_be_payed_amount: 0.25, planned_amount: 1000.03 });
+  });
+});

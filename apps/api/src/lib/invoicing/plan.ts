@@ -1,0 +1,165 @@
+import { and, eq, inArray, isNull, not } from 'drizzle-orm';
+import {
+  addMonths,
+  AppError,
+  DOCUMENT_TYPE_ADMINISTRATION_FEE,
+  DOCUMENT_TYPE_PARTICIPATION_FEE,
+  documentReference,
+  formatMoney,
+  fromCents,
+  invoicesToPlan,
+  splitInSemesters,
+  toCents,
+} from '@app/contracts';
+import { contracts, invoices, scholarships, studentFees, type Tx } from '@app/db';
+import { nextEditStamp, type Actor } from '../crud/crud-service.js';
+import { recordEvent } from '../events/record.js';
+
+/** What planning did: the action's message, and the total the batch preview adds up. */
+export interface PlanOutcome {
+  message: string;
+  amount: number;
+  planned: { id: number; document_reference: string; amount: string }[];
+}
+
+/**
+ * Plan invoices of a contract (issue 13 point 3) in the caller's transaction, the contract locked by it: from the
+ * student-fee row of the contract's intake and scholarship, the invoices `invoicesToPlan` says are missing.
+ * Planning twice plans nothing new. A contract without a student-fee row is refused (409 naming intake and
+ * scholarship). Lives in lib so the contract module (its action) and the invoice module can both use it.
+ */
+export async function planContractInvoices(tx: Tx, actor: Actor, contractId: number): Promise<PlanOutcome> {
+  const [contract] = await tx
+    .select({
+      application_number: contracts.application_number,
+      student_id: contracts.student_id,
+      intake: contracts.intake,
+      scholarship_id: contracts.scholarship_id,
+      scholarship_code: scholarships.code,
+      start_date: contracts.start_date,
+      instalments: contracts.instalments,
+    })
+    .from(contracts)
+    .innerJoin(scholarships, eq(scholarships.id, contracts.scholarship_id))
+    .where(eq(contracts.id, contractId));
+  if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
+  const [fees] = await tx
+    .select({
+      registration_fee_amount: studentFees.registration_fee_amount,
+      participationfee1_amount: studentFees.participationfee1_amount,
+      participationfee2_amount: studentFees.participationfee2_amount,
+      administrationfee1_amount: studentFees.administrationfee1_amount,
+      administrationfee2_amount: studentFees.administrationfee2_amount,
+    })
+    .from(studentFees)
+    .where(and(eq(studentFees.intake, contract.intake), eq(studentFees.scholarship_id, contract.scholarship_id)));
+  if (!fees) {
+    throw new AppError('CONFLICT', `There is no student fee for intake ${contract.intake} and scholarship ${contract.scholarship_code}: add it first`);
+  }
+  const existing = await tx
+    .select({ year: invoices.year, semester: invoices.semester, document_type_id: invoices.document_type_id })
+    .from(invoices)
+    .where(and(eq(invoices.contract_id, contractId), not(invoices.is_creditnote)));
+  const drafts = invoicesToPlan(fees, contract, existing);
+  if (drafts.length === 0) return { message: 'Nothing to plan: every invoice of this contract is planned already', amount: 0, planned: [] };
+
+  const rows = drafts.map((d) => ({ ...d, contract_id: contractId, document_reference: documentReference(contract.application_number, d), creation_user: actor.user.id, edit_user: actor.user.id }));
+  const inserted = await tx.insert(invoices).values(rows).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
+  for (const row of inserted) {
+    await recordEvent(tx, {
+      type: 'create',
+      message: `Created Invoice "${row.document_reference ?? row.id}" (planned)`,
+      userId: actor.user.id,
+      studentId: contract.student_id,
+      contractId,
+      resource: 'invoice',
+      recordId: row.id,
+    });
+  }
+  const totalCents = inserted.reduce((sum, r) => sum + toCents(r.amount), 0);
+  const planned = inserted.map((r) => ({ id: r.id, document_reference: r.document_reference ?? '', amount: r.amount }));
+  return {
+    message: `Planned ${planned.length} invoice(s) over ${formatMoney(fromCents(totalCents))}: ${planned.map((p) => p.document_reference).join(', ')}`,
+    amount: totalCents / 100,
+    planned,
+  };
+}
+
+/**
+ * Switch to semester payment (issue 13 point 3), in the caller's transaction with the contract locked: every
+ * planned whole-year participation or administration fee of the contract becomes two semester invoices whose
+ * amounts add up to the cent (the second planned six months after the first), and the contract pays in
+ * instalments from now on. Numbered invoices stay as they are: they are corrected by credit notes.
+ */
+export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId: number): Promise<PlanOutcome> {
+  const [contract] = await tx
+    .select({ application_number: contracts.application_number, student_id: contracts.student_id, instalments: contracts.instalments })
+    .from(contracts)
+    .where(eq(contracts.id, contractId));
+  if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
+  const yearly = await tx
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.contract_id, contractId),
+        isNull(invoices.number),
+        not(invoices.is_creditnote),
+        eq(invoices.semester, 0),
+        inArray(invoices.document_type_id, [DOCUMENT_TYPE_PARTICIPATION_FEE, DOCUMENT_TYPE_ADMINISTRATION_FEE]),
+      ),
+    )
+    .orderBy(invoices.year, invoices.document_type_id, invoices.id);
+  if (!contract.instalments) {
+    await tx.update(contracts).set({ instalments: true, edit_user: actor.user.id, edit_timestamp: nextEditStamp(contracts.edit_timestamp) }).where(eq(contracts.id, contractId));
+  }
+  if (yearly.length === 0) return { message: 'The contract pays per semester; there was no planned yearly invoice to split', amount: 0, planned: [] };
+
+  const planned: PlanOutcome['planned'] = [];
+  for (const invoice of yearly) {
+    const halves = splitInSemesters(invoice.amount);
+    const semesters = ([1, 2] as const).map((semester) => ({
+      contract_id: contractId,
+      year: invoice.year,
+      semester,
+      document_type_id: invoice.document_type_id,
+      pro_forma: invoice.pro_forma,
+      amount: semester === 1 ? halves[0] : halves[1],
+      description: `${invoice.description}, semester ${semester}`,
+      planned_date: invoice.planned_date === null ? null : addMonths(invoice.planned_date, 6 * (semester - 1)),
+      comments: invoice.comments,
+      document_reference: documentReference(contract.application_number, { year: invoice.year, semester, document_type_id: invoice.document_type_id }),
+      creation_user: actor.user.id,
+      edit_user: actor.user.id,
+    }));
+    await tx.delete(invoices).where(eq(invoices.id, invoice.id));
+    const inserted = await tx.insert(invoices).values(semesters).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
+    await recordEvent(tx, {
+      type: 'delete',
+      message: `Deleted Invoice "${invoice.document_reference ?? invoice.id}": split into semesters`,
+      userId: actor.user.id,
+      studentId: contract.student_id,
+      contractId,
+      resource: 'invoice',
+      recordId: invoice.id,
+    });
+    for (const row of inserted) {
+      await recordEvent(tx, {
+        type: 'create',
+        message: `Created Invoice "${row.document_reference ?? row.id}" (planned, semester)`,
+        userId: actor.user.id,
+        studentId: contract.student_id,
+        contractId,
+        resource: 'invoice',
+        recordId: row.id,
+      });
+      planned.push({ id: row.id, document_reference: row.document_reference ?? '', amount: row.amount });
+    }
+  }
+  const totalCents = planned.reduce((sum, r) => sum + toCents(r.amount), 0);
+  return {
+    message: `Switched to semester payment: ${yearly.length} yearly invoice(s) split into ${planned.length} semester invoices over ${formatMoney(fromCents(totalCents))}`,
+    amount: totalCents / 100,
+    planned,
+  };
+}

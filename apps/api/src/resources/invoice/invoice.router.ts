@@ -1,0 +1,229 @@
+import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { AppError, documentReference, exportColumns, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
+import { contracts, countries, documentTypes, invoices, programs, students, universities, type Tx } from '@app/db';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { listAction, recordAction } from '../../lib/actions/types.js';
+import type { AppContext } from '../../lib/context.js';
+import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
+import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
+import { sendXlsx } from '../../lib/files/xlsx.js';
+import { nextNumber } from '../../lib/numbering.js';
+import { nameMatches } from '../../lib/search.js';
+import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
+
+const i = invoices;
+
+const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, i.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
+const joinDocumentType: Join = (q) => q.innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id));
+
+/** Money computed in SQL from the documents (DESIGN §11), never stored twice. */
+// The credit notes of an invoice (served by invoices_linked_idx).
+const credited = sql`(select coalesce(sum(cn.amount), 0) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
+// Invoice payments come with issue 14: until then nothing is paid.
+const paid = sql`0::numeric`;
+const invoiced = sql`(case when ${i.is_creditnote} then ${i.amount} else ${i.amount} - ${credited} end)`;
+const open = sql`(${invoiced} - ${paid})`;
+// Nested in the selection: drizzle then names the outer columns with their table, which a subquery over an
+// alias of the same table needs (an unqualified "id" would be the alias's).
+const creditNoteNumbers = sql`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
+const linkedNumber = sql`(select li.number from ${i} li where li.id = ${i.linked_invoice_id})`;
+const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open} > 0`)!;
+
+/** The contract's field among those of the contracts table: invoices of the contracts that match. */
+const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
+
+const plainFields = [
+  'id', 'document_reference', 'number', 'contract_id', 'year', 'semester', 'description', 'planned_date', 'invoice_date', 'expiration_date',
+  'extended_deadline_date', 'email_timestamp', 'email_reminder_timestamp', 'linked_invoice_id', 'comments', 'document_type_id',
+  'is_creditnote', 'pro_forma', 'pdf_filename', 'pdf_timestamp', 'creation_timestamp', 'edit_timestamp',
+] as const;
+
+/** `2026-03-01` + 30 days, as a calendar date. */
+function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export function invoiceModule(ctx: AppContext): ResourceModule {
+  const today = sql`(now() at time zone ${ctx.env.APP_TIMEZONE})::date`;
+  const service = createCrudService(ctx.db, {
+    resource: invoiceResource,
+    table: i,
+    columns: {
+      ...Object.fromEntries(plainFields.map((f) => [f, i[f] as AnyPgColumn])),
+      contract: contracts.application_number,
+      student_id: contracts.student_id,
+      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      amount: moneyValue(i.amount),
+      total_amount: sql<number>`(${invoiced})::float8`,
+      payed_amount: sql<number>`(${paid})::float8`,
+      to_be_payed_amount: sql<number>`(${open})::float8`,
+      credit_note: sql<string | null>`${creditNoteNumbers}`,
+      linked_invoice_number: sql<string | null>`${linkedNumber}`,
+      is_locked: sql<boolean>`(${i.number} is not null)`,
+      is_expired: sql<boolean>`coalesce(${isOpen} and coalesce(${i.extended_deadline_date}, ${i.expiration_date}) < ${today}, false)`,
+      document_type: documentTypes.name,
+    },
+    joins: (q) => joinDocumentType(joinContractStudent(q)),
+    // Filters are on the invoice itself (the contract's fields through subqueries on its indexes).
+    countJoins: (q) => q,
+    sortJoins: { contract: joinContractStudent, student_name: joinContractStudent },
+    neverNull: ['contract'],
+    search: (term) =>
+      or(
+        ilike(i.number, likePattern(term)),
+        ilike(i.document_reference, likePattern(term)),
+        inArray(
+          i.contract_id,
+          sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
+        ),
+      ),
+    filters: {
+      planned: (v) => (v === 'true' ? and(isNull(i.number), not(i.is_creditnote)) : or(isNotNull(i.number), i.is_creditnote)),
+      numbered: (v) => (v === 'true' ? and(isNotNull(i.number), not(i.is_creditnote)) : or(isNull(i.number), i.is_creditnote)),
+      creditnote: (v) => eq(i.is_creditnote, v === 'true'),
+      contract_id: (v) => eq(i.contract_id, Number(v)),
+      student_id: (v) => byContract(eq(contracts.student_id, Number(v))),
+      intake: (v) => byContract(eq(contracts.intake, Number(v))),
+      application_round: (v) => byContract(eq(contracts.application_round, Number(v))),
+      contract_status_id: (v) => byContract(eq(contracts.contract_status_id, Number(v))),
+      instalments: (v) => byContract(eq(contracts.instalments, v === 'true')),
+      program_id: (v) => byContract(eq(contracts.program_id, Number(v))),
+      document_type_id: (v) => eq(i.document_type_id, Number(v)),
+      email_sent: (v) => (v === 'true' ? isNotNull(i.email_timestamp) : isNull(i.email_timestamp)),
+      open: (v) => (v === 'true' ? isOpen : not(isOpen)),
+      pro_forma: (v) => eq(i.pro_forma, v === 'true'),
+      planned_before: (v) => sql`${i.planned_date} < ${String(v)}`,
+      expired_after: (v) => sql`${i.expiration_date} > ${String(v)}`,
+    },
+    unique: { invoices_number_unique: { field: 'number', label: 'Invoice Number' } },
+    eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.contract_id) }),
+    hooks: {
+      beforeCreate: async (tx, values, actor) => ({
+        ...values,
+        document_reference: await referenceOf(tx, values),
+        creation_user: actor.user.id,
+      }),
+      // The reference follows the fee type while the invoice is planned (contract, year and semester never change).
+      beforeUpdate: async (tx, changes, current) =>
+        changes.document_type_id !== undefined && current.number === null ? { ...changes, document_reference: await referenceOf(tx, { ...current, ...changes }) } : changes,
+    },
+  });
+
+  return defineModule(ctx, service, [
+    recordAction(invoiceActions.createPdf, async (tx, actor, { id, row }, input) => {
+      const invoiceDate = input.invoice_date ?? todayIn(ctx.env.APP_TIMEZONE);
+      const expirationDate = addDays(invoiceDate, ctx.env.PAYMENT_TERM_DAYS);
+      // The number is taken in this transaction: a failure below gives it back (DESIGN §11).
+      const { number } = await nextNumber(tx, 'invoice', Number(invoiceDate.slice(0, 4)));
+      const data = await pdfData(tx, id, number, invoiceDate, expirationDate);
+      const filename = `Invoice_${number}.pdf`;
+      const pdf = await createStoredPdf({ db: tx, env: ctx.env }, 'invoice_pdf', data, filename, actor.user.id);
+      const changes = await service.applyChanges(
+        tx,
+        row,
+        { number, invoice_date: invoiceDate, expiration_date: expirationDate, pdf_filename: filename, pdf_file_id: pdf.fileId, pdf_user: actor.user.id, pdf_timestamp: new Date() },
+        actor,
+      );
+      delete changes.pdf_file_id;
+      delete changes.pdf_user;
+      delete changes.pdf_timestamp;
+      return { changes, message: `Invoice ${number} of ${invoiceDate}`, amount: Number(row.amount) };
+    }),
+    recordAction(invoiceActions.downloadPdf, async (tx, _actor, { id }) => {
+      const [found] = await tx.select({ fileId: i.pdf_file_id }).from(i).where(eq(i.id, id));
+      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
+      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this invoice yet');
+      return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
+    }),
+    // The open invoices of the overview's filter (or of the selection), streamed like Export Selection.
+    listAction(invoiceActions.downloadReportOpen, async (_db, _actor, input) => {
+      const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page', 'planned', 'creditnote'].includes(k));
+      const query = parseListQuery(invoiceResource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), open: 'true' });
+      const columns = exportColumns(invoiceResource.columns);
+      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      const filename = 'Open_Invoices.xlsx';
+      return {
+        eventType: 'export',
+        message: `Exported ${filename}`,
+        file: {
+          filename,
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          write: (res) => sendXlsx(res, filename, 'Open invoices', columns, service.iterate(query, columns.map((c) => c.field), ids), { timeZone: ctx.env.APP_TIMEZONE }),
+        },
+      };
+    }),
+  ]);
+}
+
+/** The document reference of new values; a contract that does not exist is a 400 naming the field. */
+async function referenceOf(tx: Tx, values: Row): Promise<string> {
+  const [contract] = await tx.select({ application_number: contracts.application_number }).from(contracts).where(eq(contracts.id, Number(values.contract_id)));
+  if (!contract) throw new AppError('BAD_REQUEST', 'Invalid input: contract_id', { contract_id: ['Contract is not known'] });
+  return documentReference(contract.application_number, {
+    year: Number(values.year),
+    semester: Number(values.semester),
+    document_type_id: Number(values.document_type_id ?? 1),
+  });
+}
+
+/** The data of the invoice_pdf template, shaped like its sample (lib/templates/registry.ts). */
+async function pdfData(tx: Tx, id: number, number: string, invoiceDate: string, dueDate: string) {
+  const [r] = await tx
+    .select({
+      amount: sql<string>`${i.amount}::text`,
+      description: i.description,
+      application_number: contracts.application_number,
+      start_date: contracts.start_date,
+      end_date: contracts.end_date,
+      first_name: students.first_name,
+      last_name: students.last_name,
+      email: students.email_address,
+      address: students.address,
+      zip: students.zip,
+      city: students.city,
+      country: countries.cntry_name,
+      iban: students.payment_bank_iban,
+      program: programs.name,
+      university: universities.name,
+    })
+    .from(i)
+    .innerJoin(contracts, eq(contracts.id, i.contract_id))
+    .innerJoin(students, eq(students.id, contracts.student_id))
+    .leftJoin(countries, eq(countries.id, students.cntry_id))
+    .innerJoin(programs, eq(programs.id, contracts.program_id))
+    .innerJoin(universities, eq(universities.id, contracts.y1_university_id))
+    .where(eq(i.id, id));
+  if (!r) throw new AppError('NOT_FOUND', `Invoice ${id} not found`);
+  const amount = Number(r.amount);
+  return {
+    student: {
+      name: `${r.first_name} ${r.last_name}`,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      email: r.email,
+      address_lines: [r.address, `${r.zip} ${r.city}`, r.country].filter((l): l is string => Boolean(l)),
+      iban: r.iban ?? '',
+    },
+    contract: { reference: r.application_number, program: r.program, university: r.university, start_date: r.start_date, end_date: r.end_date, status: '' },
+    invoice: {
+      number,
+      date: invoiceDate,
+      due_date: dueDate,
+      description: r.description,
+      lines: [{ description: r.description, amount }],
+      total: amount,
+      open_amount: amount,
+    },
+  };
+}
+
+/** The document type choice lists (spec §7): invoice types and credit note types. */
+export function invoiceChoices(ctx: AppContext): Record<'document_types_invoices' | 'document_types_creditnotes', ChoiceSource> {
+  const types = (creditNotes: boolean) =>
+    tableChoices(ctx.db, { table: documentTypes, id: documentTypes.id, label: documentTypes.name, where: eq(documentTypes.is_creditnote, creditNotes), order: 'id' });
+  return { document_types_invoices: types(false), document_types_creditnotes: types(true) };
+}

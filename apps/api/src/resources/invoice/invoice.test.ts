@@ -1,0 +1,325 @@
+import { execFileSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { invoiceResource, todayIn } from '@app/contracts';
+import { documentCounters, invoices, storedFiles } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { crudSuite } from '../../test/crud-suite.js';
+import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+
+const t = await setupTestApp();
+await startTestWorkers(t);
+const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski-Żółć', city: 'Kraków' });
+const contract = await createContract(t.db, { student_id: student.id });
+let user: Awaited<ReturnType<typeof userWithToken>>;
+let reader: Awaited<ReturnType<typeof userWithToken>>;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+  reader = await userWithToken(t.app, t.db, 'Reader');
+});
+const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+
+const valid = (n: number) => ({
+  contract_id: contract.id,
+  year: 1 + (n % 2),
+  semester: n % 3,
+  description: `Participation fee ${n}`,
+  amount: 1000 + n + 0.25,
+  planned_date: '2026-03-01',
+});
+
+async function planned(values: Partial<typeof invoices.$inferInsert> = {}) {
+  const [row] = await t.db
+    .insert(invoices)
+    .values({ contract_id: contract.id, year: 1, semester: 0, amount: '1234.56', description: 'Participation fee year 1', planned_date: '2026-03-01', document_type_id: 5, ...values })
+    .returning();
+  return row!;
+}
+const counter = async (year: number) => (await t.db.select().from(documentCounters).where(and(eq(documentCounters.kind, 'invoice'), eq(documentCounters.year, year))))[0]?.last_value ?? 0;
+
+crudSuite(t, {
+  resource: invoiceResource,
+  valid,
+  invalid: { body: { semester: 3 }, fields: ['contract_id', 'year', 'semester', 'description', 'amount', 'planned_date'] },
+  change: { comments: 'Asked for a later date', extended_deadline_date: '2026-05-01' },
+  sortBy: ['year', 'planned_date'],
+});
+
+describe('invoices: planned invoices and their fields', () => {
+  it('answers the spec fields, fills the document reference and computes the money in SQL', async () => {
+    const res = await api('post', '/invoices').send({ ...valid(1), year: 2, semester: 1, document_type_id: 5, amount: 0.1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = (await api('get', `/invoices/${res.body.id}`)).body;
+    expect(Object.keys(row).sort()).toEqual(Object.keys(invoiceResource.schema.shape).sort());
+    expect(row).toMatchObject({
+      document_reference: `${contract.application_number}-Y2-S1-T5`,
+      number: null,
+      contract: contract.application_number,
+      student_name: 'Łukasz Wiśniewski-Żółć',
+      amount: 0.1,
+      total_amount: 0.1,
+      to_be_payed_amount: 0.1,
+      payed_amount: 0,
+      document_type: 'Participation fee',
+      is_locked: false,
+      is_creditnote: false,
+      is_expired: false,
+      pro_forma: false,
+    });
+    const [stored] = await t.db.select({ amount: invoices.amount }).from(invoices).where(eq(invoices.id, res.body.id));
+    expect(stored!.amount).toBe('0.10');
+  });
+
+  it('names each missing required field with a 400 (spec §5), a planned date included', async () => {
+    const res = await api('post', '/invoices').send({ contract_id: contract.id, year: 1, semester: 0, description: 'x', amount: 5 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['planned_date']);
+    const cents = await api('post', '/invoices').send({ ...valid(2), amount: 1.005, document_type_id: 2 });
+    expect(cents.status).toBe(400);
+    expect(Object.keys(cents.body.errors).sort()).toEqual(['amount', 'document_type_id']);
+    const unknown = await api('post', '/invoices').send({ ...valid(3), contract_id: 999999 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors.contract_id).toBeDefined();
+  });
+
+  it('keeps contract, year and semester as created (409 naming the field)', async () => {
+    const p = await planned();
+    const other = await createContract(t.db);
+    const res = await api('put', `/invoices/${p.id}`).set('If-Match', p.edit_timestamp.toISOString()).send({ id: p.id, contract_id: other.id });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/^contract_id cannot be changed/);
+  });
+
+  it('refuses writes to a Reader (403)', async () => {
+    expect((await api('post', '/invoices', reader.token).send(valid(4))).status).toBe(403);
+    const p = await planned();
+    expect((await api('post', `/invoices/${p.id}/create_pdf`, reader.token).send({})).status).toBe(403);
+    expect((await api('post', '/invoices/batch/create_pdf', reader.token).send({ ids: [p.id] })).status).toBe(403);
+  });
+
+  it('offers the document type choice lists', async () => {
+    const inv = await api('get', '/document_types_invoices/choice');
+    expect(inv.body.map((c: { id: number }) => c.id)).toEqual([1, 3, 5, 7, 9]);
+    const cn = await api('get', '/document_types_creditnotes/choice', reader.token);
+    expect(cn.body).toEqual([
+      { id: 2, name: 'Credit note for invoice' },
+      { id: 4, name: 'Registration fee cancellation' },
+      { id: 6, name: 'Credit note for participation fee' },
+      { id: 8, name: 'Credit note for administration fee' },
+      { id: 10, name: 'Credit note for transaction fee' },
+    ]);
+  });
+});
+
+describe('invoices: views and the advanced filter', () => {
+  it('separates planned, numbered and credit notes by their flags', async () => {
+    const c = await createContract(t.db, { intake: 2041 });
+    const p = await planned({ contract_id: c.id });
+    const n = await planned({ contract_id: c.id, number: 'T-2099-00001', invoice_date: '2026-01-10', expiration_date: '2026-02-09' });
+    const note = await planned({ contract_id: c.id, number: 'CN-T-2099-00001', invoice_date: '2026-01-20', document_type_id: 6, linked_invoice_id: n.id, amount: '234.56' });
+    const ids = async (q: string) => (await api('get', `/invoices?contract_id=${c.id}&${q}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids('planned=true')).toEqual([p.id]);
+    expect(await ids('numbered=true')).toEqual([n.id]);
+    expect(await ids('creditnote=true')).toEqual([note.id]);
+    const numbered = (await api('get', `/invoices/${n.id}`)).body;
+    expect(numbered).toMatchObject({ total_amount: 1000, to_be_payed_amount: 1000, credit_note: 'CN-T-2099-00001', is_locked: true, is_expired: true });
+    expect((await api('get', `/invoices/${note.id}`)).body.linked_invoice_number).toBe('T-2099-00001');
+    expect(await ids('intake=2041&open=true')).toEqual([n.id]);
+    expect(await ids('expired_after=2026-02-01')).toEqual([n.id]);
+    expect(await ids('planned_before=2026-03-02&planned=true')).toEqual([p.id]);
+    expect((await ids('document_type_id=6')).length).toBe(1);
+    expect((await ids('email_sent=true')).length).toBe(0);
+    expect((await ids('pro_forma=false')).length).toBe(3);
+    expect((await api('get', '/invoices?planned_before=yesterday')).status).toBe(400);
+    expect((await api('get', '/invoices?open=maybe')).status).toBe(400);
+  });
+
+  it('filters by the contract fields: student, round, status, instalments, program', async () => {
+    const s = await createStudent(t.db);
+    const c = await createContract(t.db, { student_id: s.id, application_round: 4, contract_status_id: 3, instalments: true });
+    const p = await planned({ contract_id: c.id });
+    const ids = async (q: string) => (await api('get', `/invoices?${q}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids(`student_id=${s.id}&application_round=4&contract_status_id=3&instalments=true&program_id=${c.program_id}`)).toEqual([p.id]);
+    expect(await ids(`student_id=${s.id}&instalments=false`)).toEqual([]);
+    expect(await ids(`search=${encodeURIComponent(c.application_number)}`)).toEqual([p.id]);
+  });
+});
+
+describe('invoices: create invoice (create_pdf)', () => {
+  it('numbers, dates and stores the PDF in one go; the invoice is then locked', async () => {
+    const p = await planned({ description: 'Participation fee year 1 — Größe' });
+    const res = await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2030-03-05' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ number: '2030-00001', invoice_date: '2030-03-05', expiration_date: '2030-04-04', pdf_filename: 'Invoice_2030-00001.pdf', is_locked: true });
+    const pdf = await api('post', `/invoices/${p.id}/download_pdf`, reader.token).buffer(true).parse(binaryParser);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toMatch(/application\/pdf/);
+    const [row] = await t.db.select({ file: invoices.pdf_file_id }).from(invoices).where(eq(invoices.id, p.id));
+    const [file] = await t.db.select().from(storedFiles).where(eq(storedFiles.id, row!.file!));
+    expect(Buffer.compare(pdf.body as Buffer, file!.content as Buffer)).toBe(0);
+    const text = pdfText(pdf.body as Buffer);
+    expect(text).toContain('2030-00001');
+    expect(text).toContain('Łukasz Wiśniewski-Żółć');
+    expect(text).toContain('€ 1.234,56');
+    expect(text).toContain('05-03-2030');
+  });
+
+  it('dates the invoice today in the office time zone when no date is given', async () => {
+    const p = await planned();
+    const res = await api('post', `/invoices/${p.id}/create_pdf`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const today = todayIn(t.ctx.env.APP_TIMEZONE);
+    expect(res.body.invoice_date).toBe(today);
+    expect(res.body.number).toMatch(new RegExp(`^${today.slice(0, 4)}-\\d{5}$`));
+  });
+
+  it('refuses a bad date with a 400 naming it, and a second call with a 409', async () => {
+    const p = await planned();
+    const bad = await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2030-02-30' });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['invoice_date']);
+    expect((await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2030-06-01' })).status).toBe(200);
+    const again = await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2030-06-01' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already numbered/);
+  });
+
+  it('numbers an invoice once when two calls come at once', async () => {
+    const p = await planned();
+    const before = await counter(2031);
+    const answers = await Promise.all([0, 1].map(() => api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2031-01-15' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await counter(2031)).toBe(before + 1);
+    const files = await t.db.select({ n: count() }).from(storedFiles).where(eq(storedFiles.filename, `Invoice_2031-${String(before + 1).padStart(5, '0')}.pdf`));
+    expect(files[0]!.n).toBe(1);
+  });
+
+  it('gives 50 invoices created at once 50 contiguous numbers', async () => {
+    const rows = await Promise.all(Array.from({ length: 50 }, () => planned()));
+    const answers = await Promise.all(rows.map((r) => api('post', `/invoices/${r.id}/create_pdf`).send({ invoice_date: '2032-07-01' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const numbers = answers.map((a) => a.body.number as string).sort();
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, k) => `2032-${String(k + 1).padStart(5, '0')}`));
+  }, 60_000);
+
+  it('gives the number back when the work after taking it fails', async () => {
+    const p = await planned();
+    const before = await counter(2033);
+    // Another document already holds the number this call would take: the update fails after the number was taken.
+    await planned({ number: `2033-${String(before + 1).padStart(5, '0')}`, invoice_date: '2033-01-01' });
+    const filesBefore = (await t.db.select({ n: count() }).from(storedFiles))[0]!.n;
+    const res = await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2033-02-01' });
+    expect(res.status).toBe(409);
+    expect(await counter(2033)).toBe(before);
+    expect((await t.db.select({ n: count() }).from(storedFiles))[0]!.n).toBe(filesBefore);
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, p.id));
+    expect(row).toMatchObject({ number: null, invoice_date: null, pdf_file_id: null });
+  });
+
+  it('download_pdf answers 409 with a message before a PDF exists', async () => {
+    const p = await planned();
+    const res = await api('post', `/invoices/${p.id}/download_pdf`);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('No PDF has been created for this invoice yet');
+  });
+
+  it('batch Create Invoice: the dry run numbers nothing and answers the total; the run numbers each row', async () => {
+    const rows = await Promise.all([planned({ amount: '100.10' }), planned({ amount: '200.20' })]);
+    const done = await planned({ number: '2034-99999', invoice_date: '2034-01-01' });
+    const ids = [...rows.map((r) => r.id), done.id];
+    const before = await counter(2034);
+    const preview = await api('post', '/invoices/batch/create_pdf').send({ ids, dry_run: true, invoice_date: '2034-05-01' });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(202);
+    const dry = await waitForRun(t, user.token, preview.body.run_id);
+    expect(dry).toMatchObject({ status: 'finished', dry_run: true, total: 3, failed: 1, amount: 300.3, label: 'Create Invoice' });
+    expect(dry.rows.find((r) => !r.ok)!.message).toBe('Error for 2034-99999: Invoice 2034-99999 is already numbered');
+    expect(await counter(2034)).toBe(before);
+    const stillPlanned = await t.db.select({ n: count() }).from(invoices).where(and(inArray(invoices.id, rows.map((r) => r.id)), eq(invoices.document_type_id, 5)));
+    expect(stillPlanned[0]!.n).toBe(2);
+    expect((await t.db.select().from(invoices).where(inArray(invoices.id, rows.map((r) => r.id)))).every((r) => r.number === null)).toBe(true);
+    const real = await api('post', '/invoices/batch/create_pdf').send({ ids, invoice_date: '2034-05-01' });
+    const run = await waitForRun(t, user.token, real.body.run_id);
+    expect(run).toMatchObject({ status: 'finished', total: 3, failed: 1 });
+    const numbered = await t.db.select({ number: invoices.number }).from(invoices).where(inArray(invoices.id, rows.map((r) => r.id)));
+    expect(numbered.map((r) => r.number).sort()).toEqual([`2034-${String(before + 1).padStart(5, '0')}`, `2034-${String(before + 2).padStart(5, '0')}`]);
+  });
+});
+
+describe('invoices: locking (DESIGN §11)', () => {
+  it('freezes amount, type and description of a numbered invoice (409) and keeps comments and deadline editable', async () => {
+    const p = await planned();
+    const numbered = (await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2035-01-10' })).body;
+    for (const change of [{ amount: 1 }, { description: 'Changed' }, { document_type_id: 7 }]) {
+      const res = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, ...change });
+      expect(res.status, JSON.stringify(change)).toBe(409);
+      expect(res.body.message).toContain(`Invoice ${numbered.number} is numbered`);
+    }
+    const ok = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, comments: 'Student called', extended_deadline_date: '2035-03-01' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ comments: 'Student called', extended_deadline_date: '2035-03-01', amount: 1234.56 });
+  });
+
+  it('refuses to delete a numbered invoice (409 with the reason) and deletes a planned one', async () => {
+    const p = await planned();
+    const numbered = (await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2035-02-10' })).body;
+    const res = await api('delete', `/invoices/${p.id}`);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(`Invoice ${numbered.number} is numbered and cannot be deleted: correct it with a credit note`);
+    const q = await planned();
+    expect((await api('delete', `/invoices/${q.id}`)).status).toBe(204);
+  });
+
+  it('lets a planned invoice change its amount and type, and its reference follows the type', async () => {
+    const p = await planned();
+    const res = await api('put', `/invoices/${p.id}`).set('If-Match', p.edit_timestamp.toISOString()).send({ id: p.id, amount: 99.99, document_type_id: 7 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ amount: 99.99, document_type_id: 7, document_reference: `${contract.application_number}-Y1-T7` });
+  });
+});
+
+describe('invoices: exports and bulk edit (spec §2 overview extras)', () => {
+  const sheetRows = async (buffer: Buffer) => {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(buffer as never);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  };
+
+  it('Export Selection and Export Open Invoices answer xlsx with numbers as numbers', async () => {
+    const c = await createContract(t.db);
+    const p = await planned({ contract_id: c.id });
+    const open = await planned({ contract_id: c.id, number: `X-${c.id}-1`, invoice_date: '2026-01-01', expiration_date: '2026-01-31', amount: '10.50' });
+    const selection = await api('post', '/invoices/download_report', reader.token).send({ ids: [p.id, open.id] }).buffer(true).parse(binaryParser);
+    expect(selection.status).toBe(200);
+    const rows = await sheetRows(selection.body as Buffer);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toContain('Amount');
+    expect(rows.slice(1).flat()).toContain(10.5);
+    const openOnly = await api('post', '/invoices/download_report_open', reader.token).send({ filter: { contract_id: c.id } }).buffer(true).parse(binaryParser);
+    expect(openOnly.status).toBe(200);
+    const openRows = await sheetRows(openOnly.body as Buffer);
+    expect(openRows).toHaveLength(2);
+    expect(openRows[1]).toContain(`X-${c.id}-1`);
+  });
+
+  it('Bulk Edit is for Administrators, refuses an empty change, and refuses a frozen field row by row', async () => {
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const p = await planned();
+    const n = await planned({ number: `B-${p.id}`, invoice_date: '2026-01-01' });
+    const versions = { [p.id]: p.edit_timestamp.toISOString(), [n.id]: n.edit_timestamp.toISOString() };
+    expect((await api('post', '/invoices/bulk_edit').send({ ids: [p.id], versions, changes: { comments: 'x' } })).status).toBe(403);
+    expect((await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id], versions, changes: {} })).status).toBe(400);
+    expect((await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id], versions, changes: { amount: 1 } })).status).toBe(400);
+    const res = await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id, n.id], versions, changes: { planned_date: '2026-04-01', comments: 'Moved' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const run = await waitForRun(t, admin.token, res.body.run_id);
+    expect(run).toMatchObject({ done: 2, failed: 1 });
+    expect(run.rows.find((r) => !r.ok)!.message).toMatch(/^Error for B-\d+: planned_date cannot be changed: Invoice B-\d+ is numbered/);
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, p.id));
+    expect(row).toMatchObject({ planned_date: '2026-04-01', comments: 'Moved' });
+  });
+});

@@ -1,0 +1,45 @@
+import { invoiceResource } from '@app/contracts';
+import { defineFields, type SelectOption } from '../../machinery/fields/types';
+
+const YEAR_OPTIONS: readonly SelectOption[] = [1, 2, 3, 4, 5].map((y) => ({ value: y, label: String(y) }));
+/** Semester 0 is an invoice over the whole year (decision 018). */
+const SEMESTER_OPTIONS: readonly SelectOption[] = [
+  { value: 0, label: 'Whole year' },
+  { value: 1, label: '1' },
+  { value: 2, label: '2' },
+];
+
+const INVOICE = 'Invoice';
+const DATES = 'Dates';
+const AMOUNTS = 'Amounts';
+
+/**
+ * The invoice detail (spec §3). Number, dates of the PDF and the amounts are read-only: they come from
+ * create_pdf and from the documents; a numbered invoice's frozen fields are read-only by the resource's rule.
+ */
+export const invoiceFields = defineFields(invoiceResource, [
+  { name: 'number', label: 'Number', kind: 'text', readOnly: true, group: INVOICE },
+  { name: 'document_reference', label: 'Reference', kind: 'text', readOnly: true, group: INVOICE },
+  { name: 'contract_id', label: 'Contract', kind: 'select', choices: 'contracts', group: INVOICE },
+  { name: 'student_name', label: 'Student Name', kind: 'text', readOnly: true, group: INVOICE },
+  { name: 'year', label: 'Year', kind: 'select', options: YEAR_OPTIONS, group: INVOICE },
+  { name: 'semester', label: 'Semester', kind: 'select', options: SEMESTER_OPTIONS, group: INVOICE },
+  { name: 'document_type_id', label: 'Document Type', kind: 'select', choices: 'document_types_invoices', group: INVOICE },
+  { name: 'pro_forma', label: 'Pro Forma', kind: 'boolean', group: INVOICE },
+  { name: 'description', label: 'Description', kind: 'text', group: INVOICE },
+
+  { name: 'amount', label: 'Amount', kind: 'money', group: AMOUNTS },
+  { name: 'total_amount', label: 'Amount invoiced', kind: 'money', readOnly: true, group: AMOUNTS },
+  { name: 'payed_amount', label: 'Amount paid', kind: 'money', readOnly: true, group: AMOUNTS },
+  { name: 'to_be_payed_amount', label: 'Amount to be paid', kind: 'money', readOnly: true, group: AMOUNTS },
+  { name: 'credit_note', label: 'Credit Note', kind: 'text', readOnly: true, group: AMOUNTS },
+
+  { name: 'planned_date', label: 'Planned Date', kind: 'date', group: DATES },
+  { name: 'invoice_date', label: 'Invoice Date', kind: 'date', readOnly: true, group: DATES },
+  { name: 'expiration_date', label: 'Expiration Date', kind: 'date', readOnly: true, group: DATES },
+  { name: 'extended_deadline_date', label: 'Extended Deadline', kind: 'date', group: DATES },
+  { name: 'email_timestamp', label: 'Email Sent', kind: 'text', readOnly: true, group: DATES },
+  { name: 'email_reminder_timestamp', label: 'Reminder Sent', kind: 'text', readOnly: true, group: DATES },
+
+  { name: 'comments', label: 'Comments', kind: 'textarea' },
+]);

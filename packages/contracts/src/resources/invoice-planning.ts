@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineAction } from '../common/actions.js';
+
+/**
+ * Plan invoices (issue 13 point 3): an action on a contract, single and batch with a preview (dry run). Declared
+ * here, beside the invoices, and listed in the contract descriptor's `actions`; its service function is
+ * `planContractInvoices` of apps/api/src/lib/invoicing/.
+ */
+export const planInvoices = defineAction({
+  name: 'plan_invoices',
+  label: 'Plan invoices',
+  scope: 'record',
+  input: z.object({}),
+  result: 'message',
+  level: 'user',
+  batch: { label: 'Plan invoices', preview: true },
+  failureText: 'planning invoices',
+});
+
+
+
+/**
+ * Switch to semester payment (spec §2 "Contract screen", §7 `POST /contracts/{id}/switch_to_semester_payment`,
+ * after a confirm dialog; answers a message): the contract's remaining yearly planned fees become semesters.
+ */
+export const switchToSemesterPayment = defineAction({
+  name: 'switch_to_semester_payment',
+  label: 'Switch to semester payment',
+  scope: 'record',
+  input: z.object({}),
+  result: 'message',
+  level: 'user',
+  confirm: 'Split the planned yearly invoices of this contract into semesters?',
+  failureText: 'switching to semester payment',
+});
+export const invoicePlanningActions = { planInvoices, switchToSemesterPayment };

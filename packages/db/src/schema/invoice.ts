@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, pgTable, smallint, text, varchar, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { editAudit, users } from './auth.js';
+import { timestamptz } from './columns.js';
+import { contracts } from './contract.js';
+import { moneyColumn } from './reference.js';
+import { storedFiles } from './stored-file.js';
+
+/** Invoice document types 1–10 (seeded by the migration; decision 018): odd ids invoices, even ids credit notes. */
+export const documentTypes = pgTable('document_types', {
+  id: integer('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull().unique(),
+  is_creditnote: boolean('is_creditnote').notNull(),
+});
+
+/**
+ * Planned invoices, numbered invoices and credit notes: one table (spec §3), three views. A planned invoice has
+ * no number; `create_pdf` gives it one (DESIGN §11) together with its dates and its stored PDF, and from then on
+ * it is locked. Money is NUMERIC(12,2); what is paid and open is computed from the documents, never stored.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    document_reference: varchar('document_reference', { length: 60 }),
+    number: varchar('number', { length: 40 }).unique(),
+    contract_id: integer('contract_id')
+      .notNull()
+      .references(() => contracts.id),
+    year: smallint('year').notNull(),
+    semester: smallint('semester').notNull(),
+    amount: moneyColumn('amount').notNull(),
+    description: varchar('description', { length: 500 }).notNull(),
+    planned_date: date('planned_date'),
+    invoice_date: date('invoice_date'),
+    expiration_date: date('expiration_date'),
+    extended_deadline_date: date('extended_deadline_date'),
+    email_timestamp: timestamptz('email_timestamp'),
+    email_user: integer('email_user').references(() => users.id),
+    email_reminder_timestamp: timestamptz('email_reminder_timestamp'),
+    linked_invoice_id: integer('linked_invoice_id').references((): AnyPgColumn => invoices.id),
+    comments: text('comments'),
+    document_type_id: integer('document_type_id')
+      .notNull()
+      .default(1)
+      .references(() => documentTypes.id),
+    /** Credit notes are the even document types; kept beside it so the views filter on an index. */
+    is_creditnote: boolean('is_creditnote')
+      .notNull()
+      .generatedAlwaysAs(sql`document_type_id in (2, 4, 6, 8, 10)`),
+    pro_forma: boolean('pro_forma').notNull().default(false),
+    pdf_file_id: integer('pdf_file_id').references(() => storedFiles.id),
+    pdf_filename: varchar('pdf_filename', { length: 200 }),
+    pdf_timestamp: timestamptz('pdf_timestamp'),
+    pdf_user: integer('pdf_user').references(() => users.id),
+    creation_timestamp: timestamptz('creation_timestamp').notNull().defaultNow(),
+    creation_user: integer('creation_user').references(() => users.id),
+    ...editAudit(),
+  },
+  (t) => [
+    check('invoices_year_check', sql`${t.year} between 1 and 5`),
+    check('invoices_semester_check', sql`${t.semester} between 0 and 2`),
+    // A number comes with its date and PDF: they are set in one transaction (create_pdf).
+    check('invoices_numbered_check', sql`${t.number} is null or ${t.invoice_date} is not null`),
+    index('invoices_contract_idx').on(t.contract_id, t.id),
+    index('invoices_linked_idx').on(t.linked_invoice_id).where(sql`${t.linked_invoice_id} is not null`),
+    // The views' default sorts and filters (spec §2), each with the id that breaks ties.
+    index('invoices_number_idx').on(t.is_creditnote, t.number, t.id).where(sql`${t.number} is not null`),
+    index('invoices_planned_reference_idx').on(t.document_reference, t.id).where(sql`${t.number} is null`),
+    index('invoices_planned_date_idx').on(t.planned_date, t.id),
+    index('invoices_expiration_idx').on(t.expiration_date, t.id),
+    index('invoices_document_type_idx').on(t.document_type_id, t.id),
+    index('invoices_email_idx').on(t.email_timestamp, t.id),
+    index('invoices_edit_idx').on(t.edit_timestamp, t.id),
+  ],
+);
