@@ -1,14 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
+import { STATUS_ACTIONS } from '@app/contracts';
 import { chooseOption, contractReferences, login, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
 
-/** The buttons of the contract screen's status actions, in order. */
-/** The status buttons among the contract's actions (Mark contract sent is there too). */
-/** The status buttons among the contract's actions (not Mark contract sent nor the mail actions). */
-const statusActions = (page: Page) =>
-  page
-    .getByRole('group', { name: 'Actions' })
-    .getByRole('button')
-    .filter({ hasNotText: /^(Mark contract sent|Send bank info request|Send PF status|Send payment info|Request payment info for refund)$/ });
+/** The buttons of the contract screen's status actions, in order (the contract's other actions left out). */
+const STATUS_LABELS = new RegExp(`^(${STATUS_ACTIONS.map((a) => a.label).join('|')})$`);
+const statusActions = (page: Page) => page.getByRole('group', { name: 'Actions' }).getByRole('button').filter({ hasText: STATUS_LABELS });
 
 test('a student with bank details and a contract are created through the screens; the contract walks through its statuses', async ({
   page,

@@ -25,13 +25,14 @@ describe('the Batch menus and the permission table', () => {
         }
       }
     }
-    // The contract's Email bank info request and Send PF Status are among them.
+    // The contract's Email bank info request, Send PF Status and Plan invoices are among them.
     const contract = resourceUis.find((u) => u.descriptor.key === 'contract')!.descriptor;
     expect(batchActionsOf(contract, viewsOf(contract)[0]!, 'User').map((a) => a.batch?.label ?? a.label)).toEqual([
       'Change status',
       'Mark contract sent',
       'Email bank info request',
       'Send PF Status',
+      'Plan invoices',
     ]);
     expect(checked).toBeGreaterThan(0);
   });

@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { contractActions, contractEndDate, contractResource, contractStatusName, todayIn } from '@app/contracts';
+import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -10,6 +10,8 @@ import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
+import { contractMoney } from '../../lib/invoicing/money.js';
+import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
 
 const c = contracts;
 const joinStudent: Join = (q) => q.innerJoin(students, eq(students.id, c.student_id));
@@ -18,8 +20,6 @@ const joinScholarship: Join = (q) => q.innerJoin(scholarships, eq(scholarships.i
 const joinProgram: Join = (q) => q.innerJoin(programs, eq(programs.id, c.program_id));
 const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;
 const fileCount = sql<number>`(select count(*)::int from ${contractFiles} where ${contractFiles.contract_id} = ${c.id})`;
-// Amounts come from invoices and payments once invoicing exists; computed in SQL, never stored.
-const zero = sql<number>`0::float8`;
 
 const plainFields = [
   'id', 'application_number', 'student_id', 'contract_status_id', 'contract_status_date', 'scholarship_id', 'program_id', 'intake',
@@ -43,10 +43,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
       contract_status_name: contractStatuses.name,
       scholarship_code: scholarships.code,
       program_shortname: programs.shortname,
-      invoiced_amount: zero,
-      payed_amount: zero,
-      to_be_payed_amount: zero,
-      planned_amount: zero,
+      ...contractMoney(c.id),
       files: fileCount,
     },
     joins: (q) => joinProgram(joinScholarship(joinStatus(joinStudent(q)))),
@@ -107,6 +104,8 @@ export function contractModule(ctx: AppContext): ResourceModule {
   });
 
   return defineModule(ctx, service, [
+    recordAction(invoicePlanningActions.planInvoices, (tx, actor, { id }) => planContractInvoices(tx, actor, id)),
+    recordAction(invoicePlanningActions.switchToSemesterPayment, (tx, actor, { id }) => switchContractToSemesters(tx, actor, id)),
     recordAction(contractActions.updateStatus, async (tx, actor, { row }, input) => {
       const from = Number(row.contract_status_id);
       const changes = await service.applyChanges(tx, row, { contract_status_id: input.contract_status_id, contract_status_date: today() }, actor);

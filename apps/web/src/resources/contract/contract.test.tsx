@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_ROUNDS, CONTRACT_STATUSES, MAX_UPLOAD_BYTES } from '@app/contracts';
+import { APPLICATION_ROUNDS, CONTRACT_STATUSES, MAX_UPLOAD_BYTES, STATUS_ACTIONS } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
 import { choiceList, contractRow, failure, page, plainUser, readerUser, scholarships, SEEN, session } from '../../test/fixtures';
@@ -72,11 +72,13 @@ function contractApi(answers: Answers = {}) {
 const MAIL_BUTTONS = ['Send bank info request', 'Send PF status', 'Send payment info', 'Request payment info for refund'];
 
 /** The record's action buttons that change its status (the variants of update_status). */
+const STATUS_LABELS: readonly string[] = STATUS_ACTIONS.map((a) => a.label);
+/** The status buttons of the contract screen, in their order (the other actions' buttons left out). */
 const statusButtons = () =>
   within(screen.getByRole('group', { name: 'Actions' }))
     .getAllByRole('button')
     .map((b) => b.textContent)
-    .filter((label) => label !== 'Mark contract sent' && !MAIL_BUTTONS.includes(label ?? ''));
+    .filter((label) => STATUS_LABELS.includes(label ?? ''));
 
 /** A finished batch run as `GET /batch_runs/{id}` answers it. */
 function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string }[]) {
@@ -221,7 +223,7 @@ describe('contracts overview', () => {
       expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Bulk Edit']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Bulk Edit']);
     });
 
     it('offers a User the batch actions but not Bulk Edit (Administrator, DESIGN §4)', async () => {
@@ -230,7 +232,7 @@ describe('contracts overview', () => {
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices']);
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
     });
 

@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { invoices, studentFees } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { createContract, userWithToken } from '../../test/factories.js';
+
+const t = await setupTestApp();
+await startTestWorkers(t);
+let user: Awaited<ReturnType<typeof userWithToken>>;
+let reader: Awaited<ReturnType<typeof userWithToken>>;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+  reader = await userWithToken(t.app, t.db, 'Reader');
+});
+const api = (path: string, token = user.token) => t.http().post(`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+let intake = 2060;
+async function contractWithFees() {
+  const year = intake++;
+  await t.db.insert(studentFees).values({ intake: year, scholarship_id: 1, registration_fee_amount: '150.00', participationfee1_amount: '4500.01', participationfee2_amount: '4500.00' });
+  return createContract(t.db, { intake: year, scholarship_id: 1, start_date: '2026-09-01', end_date: '2028-08-31' });
+}
+const count = async (id: number) => (await t.db.select().from(invoices).where(eq(invoices.contract_id, id))).length;
+
+describe('contracts: Plan invoices and Switch to semester payment (issue 13 point 3)', () => {
+  it('plans through POST /contracts/{id}/plan_invoices, once', async () => {
+    const c = await contractWithFees();
+    const res = await api(`/contracts/${c.id}/plan_invoices`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toMatch(/^Planned 3 invoice\(s\) over € 9\.150,01/);
+    expect(await count(c.id)).toBe(3);
+    const row = (await t.http().get(`/api/v1.0/contracts/${c.id}`).set('Authorization', `Bearer ${user.token}`)).body;
+    expect(row).toMatchObject({ planned_amount: 9150.01, invoiced_amount: 0, to_be_payed_amount: 0 });
+    expect((await api(`/contracts/${c.id}/plan_invoices`).send({})).body.message).toMatch(/^Nothing to plan/);
+    expect(await count(c.id)).toBe(3);
+  });
+
+  it('is refused to a Reader (403) and for a contract without fees (409)', async () => {
+    const c = await contractWithFees();
+    expect((await api(`/contracts/${c.id}/plan_invoices`, reader.token).send({})).status).toBe(403);
+    expect((await api('/contracts/batch/plan_invoices', reader.token).send({ ids: [c.id] })).status).toBe(403);
+    const bare = await createContract(t.db, { intake: 2098, scholarship_id: 3 });
+    const res = await api(`/contracts/${bare.id}/plan_invoices`).send({});
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/^There is no student fee for intake 2098/);
+  });
+
+  it('the batch preview plans nothing and answers the total; the run plans', async () => {
+    const [a, b] = [await contractWithFees(), await contractWithFees()];
+    const preview = await api('/contracts/batch/plan_invoices').send({ ids: [a.id, b.id], dry_run: true });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(202);
+    const dry = await waitForRun(t, user.token, preview.body.run_id);
+    expect(dry).toMatchObject({ status: 'finished', dry_run: true, total: 2, failed: 0, amount: 18300.02 });
+    expect(await count(a.id)).toBe(0);
+    const run = await waitForRun(t, user.token, (await api('/contracts/batch/plan_invoices').send({ ids: [a.id, b.id] })).body.run_id);
+    expect(run).toMatchObject({ status: 'finished', failed: 0 });
+    expect([await count(a.id), await count(b.id)]).toEqual([3, 3]);
+  });
+
+  it('switches to semester payment through POST /contracts/{id}/switch_to_semester_payment', async () => {
+    const c = await contractWithFees();
+    await api(`/contracts/${c.id}/plan_invoices`).send({});
+    const res = await api(`/contracts/${c.id}/switch_to_semester_payment`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toBe('Switched to semester payment: 2 yearly invoice(s) split into 4 semester invoices over € 9.000,01');
+    expect(await count(c.id)).toBe(5);
+  });
+});
