@@ -16,6 +16,8 @@ describe('actions declared beside their resource', () => {
       'send_pf_status',
       'send_payment_info',
       'request_refund_info',
+      'plan_invoices',
+      'switch_to_semester_payment',
       'bulk_edit',
       'download_report',
     ]);
