@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
 import { contractActions, todayIn } from '@app/contracts';
-import { contracts, countries, programs, students, universities, type Tx } from '@app/db';
+import type { Tx } from '@app/db';
 import type { ActionImpl, ActionOutcome } from '../../lib/actions/types.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Actor, Row } from '../../lib/crud/crud-service.js';
 import { queueMail, type OnAccepted } from '../../lib/mail/outbox.js';
+import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { renderMail } from '../../lib/templates/store.js';
 
 /**
@@ -19,49 +19,7 @@ import { renderMail } from '../../lib/templates/store.js';
  * or a student without an e-mail address, with a reason a person understands.
  */
 
-/** What every contract mail is given: `student` and `contract` as in the samples. */
-async function mailData(tx: Tx, row: Row) {
-  const [d] = await tx
-    .select({
-      first_name: students.first_name,
-      last_name: students.last_name,
-      email: students.email_address,
-      address: students.address,
-      zip: students.zip,
-      city: students.city,
-      country: countries.cntry_name,
-      iban: students.payment_bank_iban,
-      program: programs.name,
-      university: universities.name,
-    })
-    .from(contracts)
-    .innerJoin(students, eq(students.id, contracts.student_id))
-    .innerJoin(countries, eq(countries.id, students.cntry_id))
-    .innerJoin(programs, eq(programs.id, contracts.program_id))
-    .innerJoin(universities, eq(universities.id, contracts.y1_university_id))
-    .where(eq(contracts.id, Number(row.id)));
-  if (!d) throw new Error(`contract ${String(row.id)} has no student`);
-  return {
-    student: {
-      name: `${d.first_name} ${d.last_name}`,
-      first_name: d.first_name,
-      last_name: d.last_name,
-      email: d.email.trim(),
-      address_lines: [d.address, `${d.zip} ${d.city}`.trim(), d.country].filter((l) => l.trim() !== ''),
-      iban: d.iban ?? '',
-    },
-    contract: {
-      reference: String(row.application_number),
-      program: d.program,
-      university: d.university,
-      start_date: String(row.start_date),
-      end_date: String(row.end_date),
-      status: String(row.contract_status_name),
-    },
-  };
-}
-
-type MailData = Awaited<ReturnType<typeof mailData>>;
+type MailData = Awaited<ReturnType<typeof contractTemplateData>>;
 
 /** Renders `template` with the data and queues it to the student; the outcome says to whom, for the batch preview. */
 async function sendContractMail(
@@ -73,7 +31,7 @@ async function sendContractMail(
   extra: (data: MailData) => Record<string, unknown>,
   onAccepted: (data: MailData) => OnAccepted[] = () => [],
 ): Promise<ActionOutcome> {
-  const data = await mailData(tx, row);
+  const data = await contractTemplateData(tx, Number(row.id));
   const mail = await renderMail({ db: tx, env: ctx.env }, template, { ...data, ...extra(data) });
   const id = Number(row.id);
   await queueMail(tx, actor, {

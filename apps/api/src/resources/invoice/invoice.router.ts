@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppError, documentReference, exportColumns, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
-import { contracts, countries, documentTypes, invoices, programs, students, universities, type Tx } from '@app/db';
+import { contracts, documentTypes, invoices, students, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -12,6 +12,7 @@ import { sendXlsx } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
+import { contractTemplateData } from '../../lib/templates/contract-data.js';
 
 const i = invoices;
 
@@ -173,42 +174,13 @@ async function referenceOf(tx: Tx, values: Row): Promise<string> {
 /** The data of the invoice_pdf template, shaped like its sample (lib/templates/registry.ts). */
 async function pdfData(tx: Tx, id: number, number: string, invoiceDate: string, dueDate: string) {
   const [r] = await tx
-    .select({
-      amount: sql<string>`${i.amount}::text`,
-      description: i.description,
-      application_number: contracts.application_number,
-      start_date: contracts.start_date,
-      end_date: contracts.end_date,
-      first_name: students.first_name,
-      last_name: students.last_name,
-      email: students.email_address,
-      address: students.address,
-      zip: students.zip,
-      city: students.city,
-      country: countries.cntry_name,
-      iban: students.payment_bank_iban,
-      program: programs.name,
-      university: universities.name,
-    })
+    .select({ amount: sql<string>`${i.amount}::text`, description: i.description, contract_id: i.contract_id })
     .from(i)
-    .innerJoin(contracts, eq(contracts.id, i.contract_id))
-    .innerJoin(students, eq(students.id, contracts.student_id))
-    .leftJoin(countries, eq(countries.id, students.cntry_id))
-    .innerJoin(programs, eq(programs.id, contracts.program_id))
-    .innerJoin(universities, eq(universities.id, contracts.y1_university_id))
     .where(eq(i.id, id));
   if (!r) throw new AppError('NOT_FOUND', `Invoice ${id} not found`);
   const amount = Number(r.amount);
   return {
-    student: {
-      name: `${r.first_name} ${r.last_name}`,
-      first_name: r.first_name,
-      last_name: r.last_name,
-      email: r.email,
-      address_lines: [r.address, `${r.zip} ${r.city}`, r.country].filter((l): l is string => Boolean(l)),
-      iban: r.iban ?? '',
-    },
-    contract: { reference: r.application_number, program: r.program, university: r.university, start_date: r.start_date, end_date: r.end_date, status: '' },
+    ...(await contractTemplateData(tx, r.contract_id)),
     invoice: {
       number,
       date: invoiceDate,
