@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -116,3 +117,6 @@ export function streamUpload(options: {
     write();
   });
 }
+
+/** The text of a PDF as `pdftotext` (poppler-utils, an independent reader) reads it, laid out as printed. */
+export const pdfText = (pdf: Buffer): string => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');

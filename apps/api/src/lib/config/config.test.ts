@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { APP_VERSION, EVENT_TYPE_IDS } from '@app/contracts';
 import { logEvents, storedFiles, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, userWithToken } from '../../test/factories.js';
-import { sha256 } from '../../test/files.js';
+import { pdfText, sha256 } from '../../test/files.js';
 import { createStoredPdf, readStoredPdf, renderPdf } from '../templates/pdf.js';
 import { renderMail } from '../templates/store.js';
 import { DEFAULTS_DIR, TEMPLATES } from '../templates/registry.js';
@@ -31,7 +30,6 @@ const getTemplate = (internalname: string, caller: Caller = admin) => api('post'
 const upload = (internalname: string, content: string | Buffer, filename = `${internalname}.liquid`, caller: Caller = admin) =>
   api('post', `/config/import/?internalname=${encodeURIComponent(internalname)}`, caller).attach('file', Buffer.from(content), { filename, contentType: 'text/plain' });
 const defaultBytes = (internalname: string) => readFileSync(path.join(DEFAULTS_DIR, `${internalname}.liquid`));
-const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 
 async function lastEvent(type: 'update' | 'export' = 'update') {
   const [event] = await t.db

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, count, eq, inArray } from 'drizzle-orm';
@@ -8,6 +7,7 @@ import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { pdfText } from '../../test/files.js';
 
 const t = await setupTestApp();
 await startTestWorkers(t);
@@ -20,7 +20,6 @@ beforeAll(async () => {
   reader = await userWithToken(t.app, t.db, 'Reader');
 });
 const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
-const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 
 const valid = (n: number) => ({
   contract_id: contract.id,
