@@ -14,7 +14,7 @@ describe('actions declared beside their resource', () => {
       'mark_sent',
       'send_bankinfo_request',
       'send_pf_status',
-      'send_payment_info',
+      'send_email_paymentinfo',
       'request_refund_info',
       'plan_invoices',
       'switch_to_semester_payment',
@@ -46,7 +46,7 @@ describe('actions declared beside their resource', () => {
     expect(apiPermissions['POST /contracts/batch/send_bankinfo_request']).toBe('user');
     expect(apiPermissions['POST /contracts/batch/send_pf_status']).toBe('user');
     expect(apiPermissions['POST /contracts/:id/request_refund_info']).toBe('user');
-    expect(apiPermissions['POST /contracts/batch/send_payment_info']).toBeUndefined();
+    expect(apiPermissions['POST /contracts/batch/send_email_paymentinfo']).toBeUndefined();
   });
 
   it("refuses a contract's mails with a reason a person understands", () => {

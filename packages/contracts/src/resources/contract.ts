@@ -213,7 +213,8 @@ const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info 
 const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: mailBatch('Send PF Status') });
 
 /** How to pay: the office's account and the amount still to be paid. */
-const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info');
+// The spec's path (§7): `POST /contracts/{id}/send_email_paymentinfo`.
+const sendPaymentInfo = mailAction('send_email_paymentinfo', 'Send payment info');
 
 const money = (label: string) =>
   z

@@ -155,7 +155,7 @@ describe('send PF status', () => {
 describe('send payment info and request payment info for a refund', () => {
   it('queue their mails to the student, concerning the contract', async () => {
     const { student, contract } = await contractFor();
-    expect((await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({})).status).toBe(200);
+    expect((await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({})).status).toBe(200);
     const refund = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ amount: 150.5, reason: 'Semester cancelled' });
     expect(refund.status, refund.text).toBe(200);
     const mails = await mailsOf(contract.id);
@@ -190,7 +190,7 @@ describe('a template that does not render with real data', () => {
     await t.db.insert(templates).values({ internalname: 'payment_info_email', content: 'subject: Pay\n--- text ---\n{{ nowhere.to_be_found }}\n', filename: 'broken.liquid' });
     try {
       const { contract } = await contractFor();
-      const res = await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({});
+      const res = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
       expect(res.status).toBe(500);
       expect(res.body.message).toMatch(/^E-mail: payment information: the uploaded template payment_info_email does not render \(line 3: undefined variable: nowhere/);
       expect(res.text).not.toMatch(/at .*\.js|node_modules|stack/);
@@ -204,7 +204,7 @@ describe('a template that does not render with real data', () => {
 describe('who may send', () => {
   it('a Reader gets 403 on each mail action and batch, and nothing is queued', async () => {
     const { contract } = await contractFor();
-    for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_payment_info', 'request_refund_info']) {
+    for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_email_paymentinfo', 'request_refund_info']) {
       expect((await api('post', `/contracts/${contract.id}/${name}`, tokens.Reader).send({ amount: 1, reason: 'x' })).status, name).toBe(403);
     }
     for (const name of ['send_bankinfo_request', 'send_pf_status']) {
