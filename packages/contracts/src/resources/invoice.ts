@@ -219,6 +219,7 @@ const sendEmail = defineAction({
   ],
   batch: {
     label: 'Send Email',
+    preview: true,
     variants: [
       { label: 'Send Email', input: { reminder: false } },
       { label: 'Send Email Reminder', input: { reminder: true } },

@@ -42,6 +42,8 @@ export interface OverviewPageProps<D extends AnyResource> {
   fields?: readonly FieldDef[];
   /** More of the extra-options area (besides the declared list actions and the Batch menu). */
   extras?: (overview: Overview<D>) => ReactNode;
+  /** The list actions (exports) in a cog menu rather than as buttons (the invoice overviews, spec §2). */
+  listActionsInMenu?: boolean;
   /** The advanced filter fields (`<resource>.filters.tsx`); without them there is no Advanced checkbox. */
   filters?: readonly FieldDef[];
   /** Buttons of a row beside Edit (e.g. a new payment for a numbered invoice). */
@@ -209,7 +211,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
         </Group>
         <Group gap="sm">
           {props.extras?.(overview)}
-          <ListActions overview={overview} view={view} />
+          <ListActions overview={overview} view={view} inMenu={props.listActionsInMenu} />
           <BatchMenu overview={overview} view={view} fields={props.fields ?? []} />
           {canWrite && newPath !== null && (
             <Button size="sm" leftSection={<PlusIcon />} onClick={() => navigate(newPath)}>
