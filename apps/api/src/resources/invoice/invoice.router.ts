@@ -17,6 +17,7 @@ import { contracts, documentTypes, invoices, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { invoiceMoney, openAmountOf } from '../../lib/invoicing/money.js';
+import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueMail } from '../../lib/mail/outbox.js';
 import { renderMail } from '../../lib/templates/store.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -26,7 +27,6 @@ import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
@@ -52,13 +52,6 @@ const plainFields = [
   'extended_deadline_date', 'email_timestamp', 'email_reminder_timestamp', 'linked_invoice_id', 'comments', 'document_type_id',
   'is_creditnote', 'pro_forma', 'pdf_filename', 'pdf_timestamp', 'creation_timestamp', 'edit_timestamp',
 ] as const;
-
-/** `2026-03-01` + 30 days, as a calendar date. */
-function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 export function invoiceModule(ctx: AppContext): ResourceModule {
   const today = sql`(now() at time zone ${ctx.env.APP_TIMEZONE})::date`;
@@ -207,18 +200,10 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
   return defineModule(ctx, service, [
     recordAction(invoiceActions.createPdf, async (tx, actor, { id, row }, input) => {
       const invoiceDate = input.invoice_date ?? todayIn(ctx.env.APP_TIMEZONE);
-      const expirationDate = addDays(invoiceDate, ctx.env.PAYMENT_TERM_DAYS);
       // The number is taken in this transaction: a failure below gives it back (DESIGN §11).
-      const { number } = await nextNumber(tx, 'invoice', Number(invoiceDate.slice(0, 4)));
-      const data = await pdfData(tx, id, number, invoiceDate, expirationDate);
-      const filename = `Invoice_${number}.pdf`;
-      const pdf = await createStoredPdf({ db: tx, env: ctx.env }, 'invoice_pdf', data, filename, actor.user.id);
-      const changes = await service.applyChanges(
-        tx,
-        row,
-        { number, invoice_date: invoiceDate, expiration_date: expirationDate, pdf_filename: filename, pdf_file_id: pdf.fileId, pdf_user: actor.user.id, pdf_timestamp: new Date() },
-        actor,
-      );
+      const values = await numberedValues(ctx, tx, actor, id, invoiceDate);
+      const number = values.number;
+      const changes = await service.applyChanges(tx, row, values, actor);
       delete changes.pdf_file_id;
       delete changes.pdf_user;
       delete changes.pdf_timestamp;
@@ -304,28 +289,6 @@ async function referenceOf(tx: Tx, values: Row): Promise<string> {
     semester: Number(values.semester),
     document_type_id: Number(values.document_type_id ?? 1),
   });
-}
-
-/** The data of the invoice_pdf template, shaped like its sample (lib/templates/registry.ts). */
-async function pdfData(tx: Tx, id: number, number: string, invoiceDate: string, dueDate: string) {
-  const [r] = await tx
-    .select({ amount: sql<string>`${i.amount}::text`, description: i.description, contract_id: i.contract_id })
-    .from(i)
-    .where(eq(i.id, id));
-  if (!r) throw new AppError('NOT_FOUND', `Invoice ${id} not found`);
-  const amount = Number(r.amount);
-  return {
-    ...(await contractTemplateData(tx, r.contract_id)),
-    invoice: {
-      number,
-      date: invoiceDate,
-      due_date: dueDate,
-      description: r.description,
-      lines: [{ description: r.description, amount }],
-      total: amount,
-      open_amount: amount,
-    },
-  };
 }
 
 /** The document type choice lists (spec §7): invoice types and credit note types. */
