@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { creditNoteCommand, todayIn } from '@app/contracts';
-import { invoices, logEvents, outbox, storedFiles, students } from '@app/db';
+import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
@@ -283,5 +283,32 @@ describe('link registration fee (issue 13 point 8)', () => {
     expect((await api('post', `/invoices/${inv.id}/link_registration_id`).send({ registration_fee_id: 99999999 })).status).toBe(400);
     expect((await api('post', `/invoices/${inv.id}/link_registration_id`, reader.token).send({ registration_fee_id: foreign.id })).status).toBe(403);
     expect((await row(inv.id)).linked_invoice_id).toBeNull();
+  });
+});
+
+describe('failures of create_pdf and send_email (issue 18 point 4)', () => {
+  it('a template that does not render: 500 saying which template, no internals, nothing numbered or queued', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id);
+    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01' }).returning();
+    const broken = 'title: {% if %}\n--- intro ---\nx';
+    await t.db.insert(templates).values([
+      { internalname: 'invoice_pdf', content: broken, filename: 'invoice_pdf.liquid' },
+      { internalname: 'invoice_email', content: 'subject: {{ invoice.number | nosuchfilter: }\n--- text ---\n{% for %}', filename: 'invoice_email.liquid' },
+    ]);
+    try {
+      const pdf = await api('post', `/invoices/${p!.id}/create_pdf`).send({});
+      expect(pdf.status).toBe(500);
+      expect(pdf.body.message).toMatch(/^Invoice \(PDF\): the uploaded template invoice_pdf does not render \(.+\); check it on the Configuration screen$/);
+      expect(pdf.text).not.toMatch(/at .+\.(ts|js):\d+|select |stack/i);
+      expect((await row(p!.id)).number).toBeNull();
+      const mail = await api('post', `/invoices/${inv.id}/send_email`).send({});
+      expect(mail.status).toBe(500);
+      expect(mail.body.message).toMatch(/^E-mail: invoice: the uploaded template invoice_email does not render \(.+\); check it on the Configuration screen$/);
+      expect(mail.text).not.toMatch(/at .+\.(ts|js):\d+|select |stack/i);
+      expect(await mailsOf(inv.id)).toEqual([]);
+    } finally {
+      await t.db.delete(templates).where(inArray(templates.internalname, ['invoice_pdf', 'invoice_email']));
+    }
   });
 });
