@@ -62,7 +62,11 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   await page.getByRole('button', { name: 'Download PDF' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`Invoice_${fee.number}.pdf`);
-  expect((await readFile((await download.path())!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const saved = await readFile((await download.path())!);
+  expect(saved.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  // Issue 18 point 6: the same bytes create_pdf stored.
+  const stored = await request.post(`/api/v1.0/invoices/${fee.id}/download_pdf`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(Buffer.compare(saved, await stored.body())).toBe(0);
 
   // Send the invoice e-mail.
   await page.getByRole('button', { name: 'Send Email' }).click();

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { and, eq, inArray } from 'drizzle-orm';
 import { creditNoteCommand, todayIn } from '@app/contracts';
 import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
@@ -147,6 +148,25 @@ describe('credit notes (issue 13 point 6)', () => {
     expect((await api('delete', `/invoices/${cn.id}`)).status).toBe(409);
     const comment = await api('put', `/invoices/${cn.id}`).set('If-Match', cn.edit_timestamp).send({ id: cn.id, comments: 'ok' });
     expect(comment.status, comment.text).toBe(200);
+  });
+
+  it('Export Open Invoices leaves out an invoice its credit notes closed, and shows what is still open of the others', async () => {
+    const { contract } = await contractFor();
+    const closed = await numbered(contract.id, { amount: '20.00' });
+    const partly = await numbered(contract.id, { amount: '30.00' });
+    expect((await api('post', '/invoices').send({ linked_invoice_id: closed.id, amount: 20, description: 'all' })).status).toBe(201);
+    expect((await api('post', '/invoices').send({ linked_invoice_id: partly.id, amount: 0.3, description: 'some' })).status).toBe(201);
+    const res = await api('post', '/invoices/download_report_open', reader.token).send({ filter: { contract_id: contract.id } }).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.body as never);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
+    expect(rows).toHaveLength(2);
+    const header = rows[0] as string[];
+    expect(rows[1]![header.indexOf('Invoice Number')]).toBe(partly.number);
+    expect(rows[1]![header.indexOf('Amount to be paid')]).toBe(29.7);
+    expect(rows[1]![header.indexOf('Credit Note')]).toBe(`CN-${partly.number}`);
   });
 
   it('names the command: Cancel Registration for a pro-forma non-invoice type, Create Credit Note otherwise', () => {

@@ -227,6 +227,28 @@ describe('invoice detail', () => {
     expect(await screen.findByText('Server error while creating pdf')).toBeInTheDocument();
   });
 
+  it('a credit note shows the invoice it credits, offers Send Email, and neither a credit note of its own nor a reminder', async () => {
+    const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
+    renderApp('/invoice/creditnote/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
+    expect(await screen.findByLabelText(/^Linked Invoice/)).toHaveValue('2026-00001');
+    expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Credit Note' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Link Registration Fee' })).not.toBeInTheDocument();
+  });
+
+  it('Link Registration Fee asks the fee and shows the linked number the server answers', async () => {
+    const inv = { ...numbered, document_type_id: 1 };
+    const api = invoiceApi({ 'GET /invoices/2': { body: inv }, 'POST /invoices/2/link_registration_id': { body: { ...inv, linked_invoice_id: 5, linked_invoice_number: '2026-00005' } } });
+    const { user } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Link Registration Fee' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/^Registration fee/), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Link Registration Fee' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Linked Invoice/)).toHaveValue('2026-00005'));
+    expect(api.last('POST /invoices/2/link_registration_id')!.body).toEqual({ registration_fee_id: 5 });
+  });
+
   it('Create Credit Note asks amount and description, posts them with the invoice, and opens the credit note', async () => {
     const api = invoiceApi({
       'POST /invoices': { status: 201, body: { id: 9 } },
