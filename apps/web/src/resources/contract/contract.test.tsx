@@ -441,6 +441,17 @@ describe('contract screen', () => {
     expect(location()).toBe('/invoices/numbered?contract_id=1');
   });
 
+  it('Download numbered invoice details saves the xlsx the server answers', async () => {
+    const api = contractApi({
+      'POST /contracts/1/download_invoice_details': { file: { content: new Blob(['PK details']), filename: 'Invoice_Details_A000001.xlsx' } },
+    });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Download numbered invoice details' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('Invoice_Details_A000001.xlsx');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('PK details');
+  });
+
   it('Create transaction fee asks invoice date and amount, and sends them', async () => {
     const api = contractApi({ 'POST /contracts/1/create_transaction_fee': { body: { message: 'Transaction fee 2026-00007 created' } } });
     const { user } = await openContract(1, api);
