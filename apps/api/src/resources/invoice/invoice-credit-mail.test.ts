@@ -211,6 +211,24 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     expect((await get(inv.id)).email_timestamp).not.toBeNull();
   });
 
+  it('two sends at once queue the mail once; the second is told it is waiting in the outbox', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id);
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    const answers = await Promise.all([0, 1].map(() => api('post', `/invoices/${inv.id}/send_email`).send({})));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.message).toBe(`The e-mail of ${inv.number} is already waiting in the outbox`);
+    await holding;
+    release();
+    await waitFor('the mail sent', () => mailsOf(inv.id), (rows) => rows.length === 1 && rows[0]!.status === 'sent');
+    // Once it went, the invoice may be sent again.
+    expect((await api('post', `/invoices/${inv.id}/send_email`).send({})).status).toBe(200);
+    expect(await mailsOf(inv.id)).toHaveLength(2);
+  });
+
   it('sends a reminder only for an expired invoice of type 1 (else 409), stamping email_reminder_timestamp', async () => {
     const { contract } = await contractFor();
     const fresh = await numbered(contract.id, { document_type_id: 1 });

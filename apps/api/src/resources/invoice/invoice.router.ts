@@ -13,7 +13,7 @@ import {
   isCreditNoteInput,
   todayIn,
 } from '@app/contracts';
-import { contracts, documentTypes, invoices, students, type Tx } from '@app/db';
+import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { invoiceMoney, openAmountOf } from '../../lib/invoicing/money.js';
@@ -225,6 +225,14 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
         total,
         open_amount: Number(row.to_be_payed_amount),
       };
+      const target = input.reminder ? 'invoice.email_reminder_timestamp' : 'invoice.email_timestamp';
+      // Sent twice at once (a double click, two users), the mail goes once: the record lock orders the calls and
+      // the second finds the first one's mail still waiting in the outbox.
+      const [waiting] = await tx
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(and(eq(outbox.resource, 'invoice'), eq(outbox.record_id, id), eq(outbox.status, 'queued'), sql`${outbox.on_accepted} @> ${JSON.stringify([{ target }])}::jsonb`));
+      if (waiting) throw new AppError('CONFLICT', `The ${input.reminder ? 'reminder' : 'e-mail'} of ${String(row.number)} is already waiting in the outbox`);
       const mail = await renderMail({ db: tx, env: ctx.env }, input.reminder ? 'reminder_email' : 'invoice_email', { ...data, invoice });
       await queueMail(tx, actor, {
         to: { address: data.student.email, name: data.student.name },
@@ -233,7 +241,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
         html: mail.html ?? null,
         attachments: [{ filename: stored.filename, contentType: stored.mimeType, content: stored.content }],
         concerns: { resource: 'invoice', id },
-        onAccepted: [{ target: input.reminder ? 'invoice.email_reminder_timestamp' : 'invoice.email_timestamp', id }],
+        onAccepted: [{ target, id }],
       });
       return { message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued`, amount: Number(row.to_be_payed_amount) };
     }),
