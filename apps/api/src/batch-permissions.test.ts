@@ -23,14 +23,21 @@ describe('the batch actions', () => {
     const batchActions = modules.flatMap((m) => actionsOf(m.resource).filter(runsAsBatch).map((a) => ({ resource: m.resource, action: a })));
     const contractBatch = batchActions.filter((b) => b.resource.key === 'contract').map((b) => b.action.batch?.label ?? b.action.label);
     expect(contractBatch).toEqual(expect.arrayContaining(['Email bank info request', 'Send PF Status', 'Change status', 'Mark contract sent', 'Bulk Edit']));
+    // Issue 13: the invoice views' Batch menu (Send Email and Send Email Reminder are one action's two variants).
+    const invoiceBatch = batchActions
+      .filter((b) => b.resource.key === 'invoice')
+      .flatMap((b) => b.action.batch?.variants?.map((v) => v.label) ?? [b.action.batch?.label ?? b.action.label]);
+    expect(invoiceBatch).toEqual(expect.arrayContaining(['Create Invoice', 'Send Email', 'Send Email Reminder', 'Bulk Edit']));
     for (const { resource, action } of batchActions) {
       const route = `POST ${actionPath(resource.apiPath, action, 'batch')}`;
       expect(action.level, route).toBe(action.name === 'bulk_edit' ? 'administrator' : 'user');
       expect(apiPermissions[route], route).toBe(action.level);
       for (const { name } of ROLES) {
         // An empty selection: allowed callers get 400 (no run starts), the others 403.
-        const res = await api(`/${resource.apiPath}/batch/${action.name}`, tokens[name]).send({ ids: [] });
-        expect(res.status, `${route} as ${name}: ${res.text}`).toBe(roleHasLevel(name, action.level) ? 400 : 403);
+        for (const input of action.batch?.variants?.map((v) => v.input as object) ?? [{}]) {
+          const res = await api(`/${resource.apiPath}/batch/${action.name}`, tokens[name]).send({ ids: [], ...input });
+          expect(res.status, `${route} ${JSON.stringify(input)} as ${name}: ${res.text}`).toBe(roleHasLevel(name, action.level) ? 400 : 403);
+        }
       }
     }
     expect(await t.db.select().from(batchRuns)).toEqual([]);

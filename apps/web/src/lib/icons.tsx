@@ -69,3 +69,10 @@ export const PlusIcon = (p: IconProps) => (
     <path d="M5 12h14" />
   </Icon>
 );
+
+export const CogIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="3" />
+    <path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1" />
+  </Icon>
+);

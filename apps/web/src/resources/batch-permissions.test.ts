@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionPath, actionsOf, apiPermissions, roleHasLevel, ROLES, runsAsBatch, viewsOf } from '@app/contracts';
 import { batchActionsOf } from '../machinery/actions/actions';
+import { batchEntriesOf } from '../machinery/batch/batch-menu';
 import { resourceUis } from './registry';
 
 /**
@@ -34,6 +35,16 @@ describe('the Batch menus and the permission table', () => {
       'Send PF Status',
       'Plan invoices',
     ]);
+    // Issue 13: the invoice views (Bulk Edit only on planned and numbered; Send Email's two variants not on planned).
+    const invoice = resourceUis.find((u) => u.descriptor.key === 'invoice')!.descriptor;
+    const labels = (viewKey: string, role: 'User' | 'Administrator' | 'Reader') =>
+      batchEntriesOf(batchActionsOf(invoice, viewsOf(invoice).find((v) => v.key === viewKey)!, role)).map((e) => e.label);
+    expect(labels('planned', 'User')).toEqual(['Create Invoice']);
+    expect(labels('planned', 'Administrator')).toEqual(['Create Invoice', 'Bulk Edit']);
+    expect(labels('numbered', 'User')).toEqual(['Send Email', 'Send Email Reminder']);
+    expect(labels('numbered', 'Administrator')).toEqual(['Send Email', 'Send Email Reminder', 'Bulk Edit']);
+    expect(labels('creditnote', 'Administrator')).toEqual(['Send Email', 'Send Email Reminder']);
+    expect(labels('numbered', 'Reader')).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

@@ -85,7 +85,13 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
    */
   variants?: readonly { label: string; input: z.input<Input> }[];
   /** A record action also offered on a selection, as a batch run under this label. */
-  batch?: { label: string; preview?: boolean; confirm?: string };
+  batch?: {
+    label: string;
+    preview?: boolean;
+    confirm?: string;
+    /** Several Batch menu entries running the action with a fixed input (Send Email, Send Email Reminder). */
+    variants?: readonly { label: string; input: z.input<Input> }[];
+  };
   /** A confirm dialog comes first, with this question. */
   confirm?: string;
   /** A selection action shows a dry-run preview before it changes anything. */
@@ -125,6 +131,15 @@ export function runsAsBatch(action: Pick<AnyAction, 'scope' | 'batch'>): boolean
 /** Why an action is not offered on a record (null: it is). */
 export function whyNotOffered(action: Pick<AnyAction, 'offeredWhen'>, row: ActionRow, input?: unknown): string | null {
   return action.offeredWhen ? action.offeredWhen(row, input as never) : null;
+}
+
+/**
+ * The label of a batch run: the batch variant whose fixed input the run's input has, else the batch label of a
+ * record action, else the action's label.
+ */
+export function batchLabelOf(action: Pick<AnyAction, 'batch' | 'label'>, input: Record<string, unknown> = {}): string {
+  const variant = action.batch?.variants?.find((v) => Object.entries(v.input as Record<string, unknown>).every(([k, value]) => input[k] === value));
+  return variant?.label ?? action.batch?.label ?? action.label;
 }
 
 /** Most rows one batch run takes. */

@@ -27,6 +27,7 @@ export function bulkEditAction(resource: AnyResource): AnyAction | undefined {
     input: z.object({ changes }),
     result: 'batch',
     level: bulk.level,
+    ...(bulk.views ? { views: bulk.views } : {}),
     versioned: true,
     failureText: 'saving update',
   });

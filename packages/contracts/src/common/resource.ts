@@ -58,7 +58,7 @@ export interface ResourceDescriptor<
   /** Its actions (besides create, update and delete). */
   actions?: readonly AnyAction[];
   /** Bulk Edit of a selection: the fields it may change, and who may (DESIGN §4: Administrator). */
-  bulkEdit?: { fields: readonly Extract<keyof z.input<Update>, string>[]; level: Level };
+  bulkEdit?: { fields: readonly Extract<keyof z.input<Update>, string>[]; level: Level; /** The views that offer it; all when absent. */ views?: readonly string[] };
   /** The xlsx export of the selection or the filtered list (`POST /{apiPath}/download_report`). */
   export?: { filename: string; sheet: string; label: string };
   rules?: RecordRules;

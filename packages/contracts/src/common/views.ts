@@ -19,4 +19,6 @@ export interface ViewDescriptor {
   /** The fields of the resource's columns shown, in this order; all overview columns when absent. */
   columns?: readonly string[];
   defaultSort?: readonly SortKey[];
+  /** Column titles of this view where they differ from the resource's (`amount` is "Amount credited" on credit notes). */
+  columnTitles?: Readonly<Record<string, string>>;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
+import { TransactionFeeSchema } from './invoice.js';
 
 /**
  * Plan invoices (issue 13 point 3): an action on a contract, single and batch with a preview (dry run). Declared
@@ -33,4 +34,34 @@ export const switchToSemesterPayment = defineAction({
   confirm: 'Split the planned yearly invoices of this contract into semesters?',
   failureText: 'switching to semester payment',
 });
-export const invoicePlanningActions = { planInvoices, switchToSemesterPayment };
+/**
+ * Create transaction fee (spec §7 `POST /contracts/{id}/create_transaction_fee`, §5: invoice date and amount
+ * required): a type-9 invoice of the contract, numbered at once with its PDF (decision 019).
+ */
+export const createTransactionFee = defineAction({
+  name: 'create_transaction_fee',
+  label: 'Create transaction fee',
+  scope: 'record',
+  input: TransactionFeeSchema,
+  fields: [
+    { name: 'invoice_date', label: 'Invoice date', kind: 'date' },
+    { name: 'amount', label: 'Amount', kind: 'money' },
+  ],
+  result: 'message',
+  level: 'user',
+  failureText: 'creating transaction fee',
+});
+
+/** Download numbered invoice details (spec §2 contract screen): the contract's numbered invoices and credit notes. */
+export const downloadInvoiceDetails = defineAction({
+  name: 'download_invoice_details',
+  label: 'Download numbered invoice details',
+  scope: 'record',
+  input: z.object({}),
+  result: 'file',
+  level: 'reader',
+  filename: 'Invoice_Details.xlsx',
+  failureText: 'downloading numbered invoice details',
+});
+
+export const invoicePlanningActions = { planInvoices, switchToSemesterPayment, createTransactionFee, downloadInvoiceDetails };

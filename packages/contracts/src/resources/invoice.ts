@@ -3,7 +3,7 @@ import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
 import { isoDate, money, optionalDate, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
-import { INVOICE_DOCUMENT_TYPE_IDS } from '../rules/document-types.js';
+import { DOCUMENT_TYPE_INVOICE, DOCUMENT_TYPE_TRANSACTION_FEE, INVOICE_DOCUMENT_TYPE_IDS } from '../rules/document-types.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -80,6 +80,41 @@ export const InvoiceCreateSchema = z.object({
   pro_forma: editable.pro_forma.default(false),
 });
 
+/**
+ * A credit note (issue 13 point 6, spec §7 "Credit note: amount and description"): `POST /invoices/` with the
+ * numbered invoice it credits; contract, year, semester, type (mapped 1→2, 3→4, 5→6, 7→8, 9→10) and pro forma
+ * are copied from that invoice, so the body may not give them.
+ */
+export const CreditNoteCreateSchema = z.strictObject({
+  linked_invoice_id: requiredRef('Invoice'),
+  amount: money('Amount').refine((v) => v > 0, 'Amount must be more than 0'),
+  description: requiredText('Description', 500),
+  comments: optionalText('Comments', 5000),
+});
+
+/** A body creates a credit note when it names the invoice it credits. */
+export const isCreditNoteInput = (body: unknown): boolean => typeof body === 'object' && body !== null && !Array.isArray(body) && 'linked_invoice_id' in body;
+
+/** Spec §4: "Cancel Registration" for a pro-forma invoice of a type other than 1, "Create Credit Note" otherwise. */
+export function creditNoteCommand(row: { pro_forma?: unknown; document_type_id?: unknown }): 'Cancel Registration' | 'Create Credit Note' {
+  return row.pro_forma === true && Number(row.document_type_id) !== DOCUMENT_TYPE_INVOICE ? 'Cancel Registration' : 'Create Credit Note';
+}
+
+/** Why no credit note can be made from this row (null: it can). */
+export function whyNoCreditNote(row: RecordRow): string | null {
+  if (row.is_creditnote === true) return 'A credit note cannot be credited';
+  if (row.number === null || row.number === undefined) return 'Only a numbered invoice can be credited';
+  if (Number(row.to_be_payed_amount) <= 0) return `Nothing is open on invoice ${String(row.number)}`;
+  return null;
+}
+
+/** Transaction fee (spec §7 `POST /contracts/{id}/create_transaction_fee`; §5: invoice date and amount required). */
+export const TransactionFeeSchema = z.object({
+  invoice_date: isoDate('Invoice date'),
+  amount: money('Amount').refine((v) => v > 0, 'Amount must be more than 0'),
+});
+export const TRANSACTION_FEE_TYPE = DOCUMENT_TYPE_TRANSACTION_FEE;
+
 export const InvoiceUpdateSchema = z.object(editable).partial().extend({ id: z.number().int().positive() });
 
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
@@ -149,12 +184,70 @@ const downloadReportOpen = defineAction({
   input: ExportRequestSchema,
   result: 'file',
   level: 'reader',
-  views: ['numbered'],
   filename: 'Open_Invoices.xlsx',
   failureText: 'exporting Open_Invoices.xlsx',
 });
 
-export const invoiceActions = { createPdf, downloadPdf, downloadReportOpen };
+/** Why the invoice e-mail (or, with `reminder`, the reminder) cannot be sent for this row (spec §4). */
+function whyNoMail(row: RecordRow, input?: { reminder?: boolean }): string | null {
+  if (!isNumbered(row)) return 'The invoice has no number yet: create it first';
+  if (!row.pdf_filename) return 'No PDF has been created for this invoice yet';
+  if (input?.reminder) {
+    if (row.is_creditnote === true || Number(row.document_type_id) !== DOCUMENT_TYPE_INVOICE) return 'A reminder is sent only for an invoice of document type 1 (Invoice)';
+    if (row.is_expired !== true) return `Invoice ${String(row.number)} is not expired`;
+  }
+  return null;
+}
+
+/**
+ * Send the invoice (or credit note) e-mail with its PDF, or with `reminder` the payment reminder (issue 13
+ * point 7, spec §7 `POST /invoices/{id}/send_email {reminder}`): queued in the outbox; the e-mail timestamps are
+ * set when the SMTP server accepted it.
+ */
+const sendEmail = defineAction({
+  name: 'send_email',
+  label: 'Send Email',
+  scope: 'record',
+  input: z.object({ reminder: z.boolean({ error: 'reminder must be true or false' }).default(false) }),
+  result: 'message',
+  level: 'user',
+  views: ['numbered', 'creditnote'],
+  offeredWhen: (row, input) => whyNoMail(row, input),
+  variants: [
+    { label: 'Send Email', input: { reminder: false } },
+    { label: 'Send Reminder', input: { reminder: true } },
+  ],
+  batch: {
+    label: 'Send Email',
+    preview: true,
+    variants: [
+      { label: 'Send Email', input: { reminder: false } },
+      { label: 'Send Email Reminder', input: { reminder: true } },
+    ],
+  },
+  failureText: 'sending email',
+});
+
+/**
+ * Link Registration Fee (issue 13 point 8, spec §7 `POST /invoices/{id}/link_registration_id`): the invoice
+ * names the pro-forma registration fee it replaces (shown as linked_invoice_number); the student's
+ * registration_fee_payed follows.
+ */
+const linkRegistration = defineAction({
+  name: 'link_registration_id',
+  label: 'Link Registration Fee',
+  scope: 'record',
+  input: z.object({ registration_fee_id: requiredRef('Registration fee') }),
+  fields: [{ name: 'registration_fee_id', label: 'Registration fee (invoice id)', kind: 'number' }],
+  result: 'record',
+  level: 'user',
+  views: ['numbered'],
+  offeredWhen: (row) =>
+    row.is_creditnote === true || Number(row.document_type_id) === 3 ? 'Only an invoice that is not a registration fee links one' : !isNumbered(row) ? 'The invoice has no number yet' : null,
+  failureText: 'linking the registration fee',
+});
+
+export const invoiceActions = { createPdf, downloadPdf, downloadReportOpen, sendEmail, linkRegistration };
 
 const columns = [
   { field: 'document_reference', title: 'Reference', nowrap: true },
@@ -248,13 +341,15 @@ export const invoiceResource = defineResource({
         'expiration_date', 'extended_deadline_date', 'email_timestamp', 'edit_timestamp', 'comments',
       ],
       defaultSort: [{ field: 'number', direction: 'asc' }],
+      columnTitles: { number: 'Number', amount: 'Amount credited' },
     },
   ],
-  actions: [createPdf, downloadPdf, downloadReportOpen],
+  actions: [createPdf, downloadPdf, sendEmail, linkRegistration, downloadReportOpen],
   // Spec §2: Export Selection (the selection or the filtered list); Bulk Edit (Administrator) of what a numbered
   // invoice does not freeze — a row whose invoice keeps a field fails with the reason, the others change.
   export: { filename: 'Invoices.xlsx', sheet: 'Invoices', label: 'Export Selection' },
-  bulkEdit: { fields: ['planned_date', 'extended_deadline_date', 'comments'], level: 'administrator' },
+  // Spec §2: Bulk Edit on planned or numbered invoices only.
+  bulkEdit: { fields: ['planned_date', 'extended_deadline_date', 'comments'], level: 'administrator', views: ['planned', 'numbered'] },
   rules: {
     // Spec §4: contract, year and semester are set when the invoice is made; DESIGN §11: a numbered invoice is locked.
     readOnlyFields: (row): Record<string, string> => {

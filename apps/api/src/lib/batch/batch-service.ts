@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   AppError,
+  batchLabelOf,
   batchRequestSchema,
   findAction,
   roleHasLevel,
@@ -80,8 +81,8 @@ async function createRun(
 }
 
 /** The label of a run: the batch label of a record action, the action's label otherwise. */
-export function batchLabel(action: AnyAction): string {
-  return action.batch?.label ?? action.label;
+export function batchLabel(action: AnyAction, input: Record<string, unknown> = {}): string {
+  return batchLabelOf(action, input);
 }
 
 /**
@@ -103,7 +104,7 @@ export async function startBatch(ctx: AppContext, mod: ResourceModule, action: A
     }
   }
   const runId = await ctx.db.transaction((tx) =>
-    createRun(tx, mod, action, { ids, input, dryRun: dry_run === true, versions, label: batchLabel(action) }, actor),
+    createRun(tx, mod, action, { ids, input, dryRun: dry_run === true, versions, label: batchLabel(action, input) }, actor),
   );
   return { run_id: runId };
 }

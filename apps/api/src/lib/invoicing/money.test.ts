@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { contracts, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract } from '../../test/factories.js';
-import { contractMoney } from './money.js';
+import { contractMoney, openAmountOf } from './money.js';
 
 const t = await setupTestApp();
 const moneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0];
@@ -22,5 +22,15 @@ describe('contract money in SQL (DESIGN §11)', () => {
     await t.db.insert(invoices).values({ ...base, amount: '0.05', number: `CN-M-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
     await t.db.insert(invoices).values([{ ...base, amount: '1000.01' }, { ...base, amount: '0.02' }]);
     expect(await moneyOf(c.id)).toEqual({ invoiced_amount: 0.25, payed_amount: 0, to_be_payed_amount: 0.25, planned_amount: 1000.03 });
+  });
+
+  it('openAmountOf answers what is still open on one invoice as exact text, after its credit notes', async () => {
+    const c = await createContract(t.db);
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const [n] = await t.db.insert(invoices).values({ ...base, amount: '0.30', number: `O-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
+    expect(await openAmountOf(t.db, n!.id)).toBe('0.30');
+    await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `CN-O-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
+    await t.db.insert(invoices).values({ ...base, amount: '0.20', number: `CN-O-${c.id}-1-2`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
+    expect(await openAmountOf(t.db, n!.id)).toBe('0.00');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { contracts, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
+import { contracts, invoices, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
 import { storeFile } from '../files/stored-files.js';
@@ -18,6 +18,10 @@ export const ON_ACCEPTED_TARGETS = {
   'contract.bankinfo_emailrequest_timestamp': (tx: Tx, id: number, at: Date) =>
     tx.update(contracts).set({ bankinfo_emailrequest_timestamp: at }).where(eq(contracts.id, id)),
   'contract.pf_status_email_timestamp': (tx: Tx, id: number, at: Date) => tx.update(contracts).set({ pf_status_email_timestamp: at }).where(eq(contracts.id, id)),
+  /** The invoice e-mail (issue 13 point 7): its timestamp and who sent it. */
+  'invoice.email_timestamp': (tx: Tx, id: number, at: Date, userId: number | null) =>
+    tx.update(invoices).set({ email_timestamp: at, email_user: userId }).where(eq(invoices.id, id)),
+  'invoice.email_reminder_timestamp': (tx: Tx, id: number, at: Date) => tx.update(invoices).set({ email_reminder_timestamp: at }).where(eq(invoices.id, id)),
   /** The student's bank-info-requested timestamp and user. */
   'student.bankinfo_request': (tx: Tx, id: number, at: Date, userId: number | null) =>
     tx.update(students).set({ bankinfo_request_timestamp: at, bankinfo_request_user: userId }).where(eq(students.id, id)),

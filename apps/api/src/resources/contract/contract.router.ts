@@ -12,6 +12,8 @@ import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud
 import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
 import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
+import { contractInvoiceDetails, createTransactionFeeInvoice, INVOICE_DETAIL_COLUMNS } from '../../lib/invoicing/number.js';
+import { sendXlsx } from '../../lib/files/xlsx.js';
 
 const c = contracts;
 const joinStudent: Join = (q) => q.innerJoin(students, eq(students.id, c.student_id));
@@ -106,6 +108,24 @@ export function contractModule(ctx: AppContext): ResourceModule {
   return defineModule(ctx, service, [
     recordAction(invoicePlanningActions.planInvoices, (tx, actor, { id }) => planContractInvoices(tx, actor, id)),
     recordAction(invoicePlanningActions.switchToSemesterPayment, (tx, actor, { id }) => switchContractToSemesters(tx, actor, id)),
+    recordAction(invoicePlanningActions.createTransactionFee, async (tx, actor, { id, row }, input) => {
+      const contract = { id, application_number: String(row.application_number), year1_finished: row.year1_finished === true };
+      const fee = await createTransactionFeeInvoice(ctx, tx, actor, contract, input);
+      return { message: `Transaction fee ${fee.number} created` };
+    }),
+    recordAction(invoicePlanningActions.downloadInvoiceDetails, (_tx, _actor, { id, row }) => {
+      const filename = `Invoice_Details_${String(row.application_number)}.xlsx`;
+      return Promise.resolve({
+        eventType: 'export',
+        message: `Exported ${filename}`,
+        file: {
+          filename,
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          // Read after the action's transaction: a contract has a handful of invoices.
+          write: (res) => sendXlsx(res, filename, 'Invoices', INVOICE_DETAIL_COLUMNS, contractInvoiceDetails(ctx.db, id), { timeZone: ctx.env.APP_TIMEZONE }),
+        },
+      });
+    }),
     recordAction(contractActions.updateStatus, async (tx, actor, { row }, input) => {
       const from = Number(row.contract_status_id);
       const changes = await service.applyChanges(tx, row, { contract_status_id: input.contract_status_id, contract_status_date: today() }, actor);

@@ -1,15 +1,32 @@
-import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, documentReference, exportColumns, invoiceActions, invoiceResource, todayIn } from '@app/contracts';
-import { contracts, documentTypes, invoices, students, type Tx } from '@app/db';
+import {
+  AppError,
+  CreditNoteCreateSchema,
+  creditNoteNumber,
+  creditNoteTypeOf,
+  documentReference,
+  exportColumns,
+  formatMoney,
+  invoiceActions,
+  invoiceResource,
+  isCreditNoteInput,
+  todayIn,
+} from '@app/contracts';
+import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
+import { parseInput } from '../../lib/errors.js';
+import { recordEvent } from '../../lib/events/record.js';
+import { invoiceMoney, openAmountOf } from '../../lib/invoicing/money.js';
+import { numberedValues } from '../../lib/invoicing/number.js';
+import { queueMail } from '../../lib/mail/outbox.js';
+import { renderMail } from '../../lib/templates/store.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
@@ -19,13 +36,8 @@ const i = invoices;
 const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, i.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
 const joinDocumentType: Join = (q) => q.innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id));
 
-/** Money computed in SQL from the documents (DESIGN §11), never stored twice. */
-// The credit notes of an invoice (served by invoices_linked_idx).
-const credited = sql`(select coalesce(sum(cn.amount), 0) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
-// Invoice payments come with issue 14: until then nothing is paid.
-const paid = sql`0::numeric`;
-const invoiced = sql`(case when ${i.is_creditnote} then ${i.amount} else ${i.amount} - ${credited} end)`;
-const open = sql`(${invoiced} - ${paid})`;
+/** Money computed in SQL from the documents (DESIGN §11, lib/invoicing/money.ts), never stored twice. */
+const { invoiced, paid, open } = invoiceMoney(i);
 // Nested in the selection: drizzle then names the outer columns with their table, which a subquery over an
 // alias of the same table needs (an unqualified "id" would be the alias's).
 const creditNoteNumbers = sql`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
@@ -41,16 +53,9 @@ const plainFields = [
   'is_creditnote', 'pro_forma', 'pdf_filename', 'pdf_timestamp', 'creation_timestamp', 'edit_timestamp',
 ] as const;
 
-/** `2026-03-01` + 30 days, as a calendar date. */
-function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 export function invoiceModule(ctx: AppContext): ResourceModule {
   const today = sql`(now() at time zone ${ctx.env.APP_TIMEZONE})::date`;
-  const service = createCrudService(ctx.db, {
+  const base = createCrudService(ctx.db, {
     resource: invoiceResource,
     table: i,
     columns: {
@@ -114,25 +119,148 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     },
   });
 
+  /**
+   * A credit note (issue 13 point 6): `POST /invoices/` naming the numbered invoice it credits. In one
+   * transaction, with the invoice locked (two credit notes at once take turns): never more than what is open on
+   * it (computed in SQL, lib/invoicing/money.ts), numbered `CN-` + its number (`-2` for a second one), dated
+   * today, its PDF rendered and stored.
+   */
+  async function createCreditNote(input: unknown, actor: Actor, tx?: Tx): Promise<{ id: number }> {
+    const given = parseInput(CreditNoteCreateSchema, input, 'credit note');
+    const work = async (tx: Tx) => {
+      const [source] = await tx.select().from(i).where(eq(i.id, given.linked_invoice_id)).for('update');
+      if (!source) throw new AppError('BAD_REQUEST', 'Invalid credit note: linked_invoice_id', { linked_invoice_id: ['Invoice is not known'] });
+      if (source.is_creditnote) throw new AppError('CONFLICT', `${source.number ?? 'This document'} is a credit note: only an invoice can be credited`);
+      if (source.number === null) throw new AppError('CONFLICT', 'Only a numbered invoice can be credited: create the invoice first');
+      const openAmount = await openAmountOf(tx, source.id);
+      const { rows } = await tx.execute<{ exceeds: boolean }>(sql`select ${given.amount.toFixed(2)}::numeric > ${openAmount}::numeric as exceeds`);
+      if (rows[0]!.exceeds) {
+        throw new AppError('CONFLICT', `The credit note cannot be more than what is open on invoice ${source.number}: ${formatMoney(openAmount)}`, {
+          amount: [`At most ${formatMoney(openAmount)}`],
+        });
+      }
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(i).where(and(eq(i.linked_invoice_id, source.id), i.is_creditnote));
+      const number = creditNoteNumber(source.number, Number(n) + 1);
+      const invoiceDate = todayIn(ctx.env.APP_TIMEZONE);
+      const documentTypeId = creditNoteTypeOf(source.document_type_id)!;
+      const [contract] = await tx.select({ application_number: contracts.application_number }).from(contracts).where(eq(contracts.id, source.contract_id));
+      const data = {
+        ...(await contractTemplateData(tx, source.contract_id)),
+        credit_note: {
+          number,
+          date: invoiceDate,
+          invoice_number: source.number,
+          reason: given.description,
+          lines: [{ description: given.description, amount: -given.amount }],
+          total: -given.amount,
+        },
+      };
+      const filename = `Credit_Note_${number}.pdf`;
+      const pdf = await createStoredPdf({ db: tx, env: ctx.env }, 'credit_note_pdf', data, filename, actor.user.id);
+      const [inserted] = await tx
+        .insert(i)
+        .values({
+          contract_id: source.contract_id,
+          year: source.year,
+          semester: source.semester,
+          document_type_id: documentTypeId,
+          pro_forma: source.pro_forma,
+          document_reference: documentReference(contract!.application_number, { year: source.year, semester: source.semester, document_type_id: documentTypeId }),
+          linked_invoice_id: source.id,
+          number,
+          amount: given.amount.toFixed(2),
+          description: given.description,
+          comments: given.comments ?? null,
+          planned_date: source.planned_date,
+          invoice_date: invoiceDate,
+          pdf_file_id: pdf.fileId,
+          pdf_filename: filename,
+          pdf_timestamp: new Date(),
+          pdf_user: actor.user.id,
+          creation_user: actor.user.id,
+          edit_user: actor.user.id,
+        })
+        .returning({ id: i.id });
+      const id = inserted!.id;
+      const row = await base.get(id, tx);
+      await recordEvent(tx, {
+        ...base.eventOf('create', row, actor.user),
+        message: `Created Credit Note ${number} over ${formatMoney(given.amount)} for invoice ${source.number}`,
+      });
+      return { id };
+    };
+    return tx ? work(tx) : ctx.db.transaction(work);
+  }
+
+  const service: typeof base = {
+    ...base,
+    create: (input, actor, options = {}) => (isCreditNoteInput(input) ? createCreditNote(input, actor, options.tx) : base.create(input, actor, options)),
+  };
+
   return defineModule(ctx, service, [
     recordAction(invoiceActions.createPdf, async (tx, actor, { id, row }, input) => {
       const invoiceDate = input.invoice_date ?? todayIn(ctx.env.APP_TIMEZONE);
-      const expirationDate = addDays(invoiceDate, ctx.env.PAYMENT_TERM_DAYS);
       // The number is taken in this transaction: a failure below gives it back (DESIGN §11).
-      const { number } = await nextNumber(tx, 'invoice', Number(invoiceDate.slice(0, 4)));
-      const data = await pdfData(tx, id, number, invoiceDate, expirationDate);
-      const filename = `Invoice_${number}.pdf`;
-      const pdf = await createStoredPdf({ db: tx, env: ctx.env }, 'invoice_pdf', data, filename, actor.user.id);
-      const changes = await service.applyChanges(
-        tx,
-        row,
-        { number, invoice_date: invoiceDate, expiration_date: expirationDate, pdf_filename: filename, pdf_file_id: pdf.fileId, pdf_user: actor.user.id, pdf_timestamp: new Date() },
-        actor,
-      );
+      const values = await numberedValues(ctx, tx, actor, id, invoiceDate);
+      const number = values.number;
+      const changes = await service.applyChanges(tx, row, values, actor);
       delete changes.pdf_file_id;
       delete changes.pdf_user;
       delete changes.pdf_timestamp;
       return { changes, message: `Invoice ${number} of ${invoiceDate}`, amount: Number(row.amount) };
+    }),
+    recordAction(invoiceActions.sendEmail, async (tx, actor, { id, row }, input) => {
+      const [found] = await tx.select({ fileId: i.pdf_file_id }).from(i).where(eq(i.id, id));
+      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
+      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this invoice yet');
+      const data = await contractTemplateData(tx, Number(row.contract_id));
+      if (!data.student.email?.trim()) throw new AppError('CONFLICT', 'The student has no e-mail address');
+      const total = Number(row.is_creditnote ? row.amount : row.total_amount);
+      const invoice = {
+        number: String(row.number),
+        date: String(row.invoice_date),
+        due_date: String(row.extended_deadline_date ?? row.expiration_date ?? row.invoice_date),
+        description: String(row.description),
+        lines: [{ description: String(row.description), amount: Number(row.amount) }],
+        total,
+        open_amount: Number(row.to_be_payed_amount),
+      };
+      const target = input.reminder ? 'invoice.email_reminder_timestamp' : 'invoice.email_timestamp';
+      // Sent twice at once (a double click, two users), the mail goes once: the record lock orders the calls and
+      // the second finds the first one's mail still waiting in the outbox.
+      const [waiting] = await tx
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(and(eq(outbox.resource, 'invoice'), eq(outbox.record_id, id), eq(outbox.status, 'queued'), sql`${outbox.on_accepted} @> ${JSON.stringify([{ target }])}::jsonb`));
+      if (waiting) throw new AppError('CONFLICT', `The ${input.reminder ? 'reminder' : 'e-mail'} of ${String(row.number)} is already waiting in the outbox`);
+      const mail = await renderMail({ db: tx, env: ctx.env }, input.reminder ? 'reminder_email' : 'invoice_email', { ...data, invoice });
+      await queueMail(tx, actor, {
+        to: { address: data.student.email, name: data.student.name },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        attachments: [{ filename: stored.filename, contentType: stored.mimeType, content: stored.content }],
+        concerns: { resource: 'invoice', id },
+        onAccepted: [{ target, id }],
+      });
+      return { message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued`, amount: Number(row.to_be_payed_amount) };
+    }),
+    recordAction(invoiceActions.linkRegistration, async (tx, actor, { id, row }, input) => {
+      const feeId = input.registration_fee_id;
+      if (feeId === id) throw new AppError('BAD_REQUEST', 'Invalid input: registration_fee_id', { registration_fee_id: ['An invoice cannot link itself'] });
+      const [fee] = await tx
+        .select({ number: i.number, document_type_id: i.document_type_id, pro_forma: i.pro_forma, student_id: contracts.student_id })
+        .from(i)
+        .innerJoin(contracts, eq(contracts.id, i.contract_id))
+        .where(eq(i.id, feeId));
+      if (!fee) throw new AppError('BAD_REQUEST', 'Invalid input: registration_fee_id', { registration_fee_id: ['Registration fee is not known'] });
+      if (fee.document_type_id !== 3 || !fee.pro_forma || fee.number === null) {
+        throw new AppError('CONFLICT', `${fee.number ?? 'That invoice'} is not a numbered pro-forma registration fee`);
+      }
+      if (fee.student_id !== Number(row.student_id)) throw new AppError('CONFLICT', `Registration fee ${fee.number} belongs to another student`);
+      const changes = await base.applyChanges(tx, row, { linked_invoice_id: feeId }, actor);
+      await tx.update(students).set({ registration_fee_payed: true }).where(eq(students.id, Number(row.student_id)));
+      return { changes, message: `Linked registration fee ${fee.number}` };
     }),
     recordAction(invoiceActions.downloadPdf, async (tx, _actor, { id }) => {
       const [found] = await tx.select({ fileId: i.pdf_file_id }).from(i).where(eq(i.id, id));
@@ -169,28 +297,6 @@ async function referenceOf(tx: Tx, values: Row): Promise<string> {
     semester: Number(values.semester),
     document_type_id: Number(values.document_type_id ?? 1),
   });
-}
-
-/** The data of the invoice_pdf template, shaped like its sample (lib/templates/registry.ts). */
-async function pdfData(tx: Tx, id: number, number: string, invoiceDate: string, dueDate: string) {
-  const [r] = await tx
-    .select({ amount: sql<string>`${i.amount}::text`, description: i.description, contract_id: i.contract_id })
-    .from(i)
-    .where(eq(i.id, id));
-  if (!r) throw new AppError('NOT_FOUND', `Invoice ${id} not found`);
-  const amount = Number(r.amount);
-  return {
-    ...(await contractTemplateData(tx, r.contract_id)),
-    invoice: {
-      number,
-      date: invoiceDate,
-      due_date: dueDate,
-      description: r.description,
-      lines: [{ description: r.description, amount }],
-      total: amount,
-      open_amount: amount,
-    },
-  };
 }
 
 /** The document type choice lists (spec §7): invoice types and credit note types. */

@@ -24,6 +24,17 @@ export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[
 
 interface Asking {
   action: AnyAction;
+  /** A batch variant's fixed input and label (Send Email Reminder). */
+  variant?: { label: string; input: Record<string, unknown> };
+}
+
+/** The Batch menu's entries: one per action, or one per batch variant of an action. */
+export function batchEntriesOf(actions: readonly AnyAction[]): { action: AnyAction; label: string; input: Record<string, unknown> }[] {
+  return actions.flatMap((action) =>
+    action.batch?.variants
+      ? action.batch.variants.map((v) => ({ action, label: v.label, input: v.input as Record<string, unknown> }))
+      : [{ action, label: action.batch?.label ?? action.label, input: {} }],
+  );
 }
 
 /**
@@ -64,18 +75,18 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
     void refreshAfterWrite(queryClient, descriptor.key);
   }, [overview, queryClient, descriptor.key]);
 
-  const choose = (action: AnyAction) => {
-    if (action.name === 'bulk_edit' || (action.fields?.length ?? 0) > 0 || action.confirm || action.batch?.confirm) setAsking({ action });
-    else start.mutate({ action, input: {} });
+  const choose = (action: AnyAction, label: string, fixed: Record<string, unknown>) => {
+    if (action.name === 'bulk_edit' || (action.fields?.length ?? 0) > 0 || action.confirm || action.batch?.confirm) setAsking({ action, variant: { label, input: fixed } });
+    else start.mutate({ action, input: fixed });
   };
 
   const dialog = asking && (() => {
-    const { action } = asking;
+    const { action, variant } = asking;
     const isBulk = action.name === 'bulk_edit';
     const count = selection.count;
     return (
       <InputDialog
-        title={isBulk ? 'Bulk Edit' : (action.batch?.label ?? action.label)}
+        title={isBulk ? 'Bulk Edit' : (variant?.label ?? action.batch?.label ?? action.label)}
         text={
           isBulk
             ? `Changes the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}. Fields left empty stay unchanged.`
@@ -88,7 +99,7 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
         requireChange={isBulk}
         submitLabel={isBulk ? 'Apply' : action.preview || action.batch?.preview ? 'Preview' : 'Run'}
         pending={start.isPending}
-        onSubmit={(input) => start.mutate({ action, input })}
+        onSubmit={(input) => start.mutate({ action, input: { ...input, ...variant?.input } })}
         onClose={() => setAsking(null)}
       />
     );
@@ -105,9 +116,9 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
             </Button>
           </Menu.Target>
           <Menu.Dropdown>
-            {actions.map((a) => (
-              <Menu.Item key={a.name} onClick={() => choose(a)}>
-                {a.batch?.label ?? a.label}
+            {batchEntriesOf(actions).map((e) => (
+              <Menu.Item key={e.label} onClick={() => choose(e.action, e.label, e.input)}>
+                {e.label}
               </Menu.Item>
             ))}
           </Menu.Dropdown>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Button } from '@mantine/core';
+import { ActionIcon, Button, Menu } from '@mantine/core';
+import { CogIcon } from '../../lib/icons';
 import { actionPath, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
 import { api, apiDownload } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
@@ -30,7 +31,7 @@ export function exportBody(overview: Pick<Overview, 'selection' | 'params'>): Ex
   return { filter };
 }
 
-function ListActionButton<D extends AnyResource>({ overview, action }: { overview: Overview<D>; action: AnyAction }) {
+function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem }: { overview: Overview<D>; action: AnyAction; asMenuItem?: boolean }) {
   const alerts = useAlerts();
   const [asking, setAsking] = useState(false);
   const [runId, setRunId] = useState<number | null>(null);
@@ -52,17 +53,19 @@ function ListActionButton<D extends AnyResource>({ overview, action }: { overvie
   });
   const count = overview.selection.count;
   const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
+  const onClick = () => (asks ? setAsking(true) : mutation.mutate({}));
+  const scope = count > 0 ? `For the ${count} selected rows` : 'For every row of the current filter';
   return (
     <>
-      <Button
-        variant="default"
-        size="sm"
-        onClick={() => (asks ? setAsking(true) : mutation.mutate({}))}
-        loading={mutation.isPending}
-        title={count > 0 ? `For the ${count} selected rows` : 'For every row of the current filter'}
-      >
-        {action.label}
-      </Button>
+      {asMenuItem ? (
+        <Menu.Item onClick={onClick} disabled={mutation.isPending} title={scope}>
+          {action.label}
+        </Menu.Item>
+      ) : (
+        <Button variant="default" size="sm" onClick={onClick} loading={mutation.isPending} title={scope}>
+          {action.label}
+        </Button>
+      )}
       {asking && (
         <InputDialog
           title={action.label}
@@ -80,10 +83,30 @@ function ListActionButton<D extends AnyResource>({ overview, action }: { overvie
   );
 }
 
-/** The overview's actions on the whole list or the selection (exports; later imports), for the user's role. */
-export function ListActions<D extends AnyResource>({ overview, view }: { overview: Overview<D>; view: ViewDescriptor }) {
+/**
+ * The overview's actions on the whole list or the selection (exports; later imports), for the user's role: as
+ * buttons, or in a cog menu (`inMenu`, the invoice overviews of spec §2).
+ */
+export function ListActions<D extends AnyResource>({ overview, view, inMenu }: { overview: Overview<D>; view: ViewDescriptor; inMenu?: boolean }) {
   const { user } = useAuth();
   const actions = listActionsOf(overview.descriptor, view, user?.userrole_name);
+  if (inMenu && actions.length > 0) {
+    return (
+      // Kept mounted: an item's dialog and its running export outlive the closed menu.
+      <Menu position="bottom-end" withinPortal keepMounted>
+        <Menu.Target>
+          <ActionIcon variant="default" size="lg" aria-label="Options">
+            <CogIcon />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {actions.map((a) => (
+            <ListActionButton key={a.name} overview={overview} action={a} asMenuItem />
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+    );
+  }
   return (
     <>
       {actions.map((a) => (

@@ -1,5 +1,5 @@
-import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ActionIcon,
   Alert,
@@ -42,6 +42,8 @@ export interface OverviewPageProps<D extends AnyResource> {
   fields?: readonly FieldDef[];
   /** More of the extra-options area (besides the declared list actions and the Batch menu). */
   extras?: (overview: Overview<D>) => ReactNode;
+  /** The list actions (exports) in a cog menu rather than as buttons (the invoice overviews, spec §2). */
+  listActionsInMenu?: boolean;
   /** The advanced filter fields (`<resource>.filters.tsx`); without them there is no Advanced checkbox. */
   filters?: readonly FieldDef[];
   /** Buttons of a row beside Edit (e.g. a new payment for a numbered invoice). */
@@ -118,7 +120,16 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const { descriptor } = props;
   const view = props.view ?? defaultView(descriptor);
   const columns = columnsOf(descriptor, view, props.cells);
-  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), { fixedFilters: view.fixedFilter, defaultSort: view.defaultSort });
+  // A link from another screen narrows the overview by the route's query (`/invoices/planned?contract_id=12`,
+  // spec §2): each query field the resource filters by is sent like the view's fixed filter.
+  const [searchParams] = useSearchParams();
+  const query = searchParams.toString();
+  const routeFilters = useMemo(() => {
+    const known = descriptor.filterSchema.shape as Record<string, unknown>;
+    return Object.fromEntries([...new URLSearchParams(query)].filter(([k]) => Object.hasOwn(known, k) && !Object.hasOwn(view.fixedFilter ?? {}, k)));
+  }, [query, descriptor, view.fixedFilter]);
+  const fixedFilters = useMemo(() => ({ ...view.fixedFilter, ...routeFilters }), [view.fixedFilter, routeFilters]);
+  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), { fixedFilters, defaultSort: view.defaultSort });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
   const title = view.title;
@@ -144,9 +155,19 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="nowrap">
-        <Title order={1} size="h3">
-          {title}
-        </Title>
+        <Group gap="xs">
+          <Title order={1} size="h3">
+            {title}
+          </Title>
+          {Object.keys(routeFilters).length > 0 && (
+            <Text size="sm" c="dimmed" data-testid="route-filter">
+              {Object.entries(routeFilters).map(([k, v]) => `${k} = ${v}`).join(', ')}{' '}
+              <Anchor component={Link} to={view.routes.overview} size="sm">
+                Show all
+              </Anchor>
+            </Text>
+          )}
+        </Group>
         <Group gap={6} wrap="nowrap">
           {overview.isFetching && <Loader size="xs" aria-label="Loading" />}
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="range-text">
@@ -209,7 +230,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
         </Group>
         <Group gap="sm">
           {props.extras?.(overview)}
-          <ListActions overview={overview} view={view} />
+          <ListActions overview={overview} view={view} inMenu={props.listActionsInMenu} />
           <BatchMenu overview={overview} view={view} fields={props.fields ?? []} />
           {canWrite && newPath !== null && (
             <Button size="sm" leftSection={<PlusIcon />} onClick={() => navigate(newPath)}>

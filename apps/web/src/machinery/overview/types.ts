@@ -33,5 +33,5 @@ export function columnsOf<D extends AnyResource>(descriptor: D, view: ViewDescri
         return column;
       })
     : overviewColumns(descriptor.columns);
-  return declared.map((c) => ({ ...c, render: cells?.[c.field as keyof typeof cells] }));
+  return declared.map((c) => ({ ...c, title: view.columnTitles?.[c.field] ?? c.title, render: cells?.[c.field as keyof typeof cells] }));
 }

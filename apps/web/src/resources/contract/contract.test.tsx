@@ -416,13 +416,53 @@ describe('contract screen', () => {
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
     const { user } = await openContract(1, contractApi(session(readerUser)));
-    expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
+    // Spec §6: everyone may download exports; it is a Reader's only action here.
+    expect(within(screen.getByRole('group', { name: 'Actions' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download numbered invoice details']);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const documents = screen.getByRole('table', { name: 'Documents' });
     expect(await within(documents).findByText('contract.pdf')).toBeInTheDocument();
     expect(within(documents).getByRole('button', { name: 'Download' })).toBeEnabled();
     expect(within(documents).queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Upload document' })).not.toBeInTheDocument();
+  });
+
+  it('links to the six overviews of the contract, filtered by contract_id (spec §2)', async () => {
+    const { user, location } = await openContract(1);
+    const nav = screen.getByRole('navigation', { name: 'Overviews of this contract' });
+    expect(within(nav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Planned invoices', '/invoices/planned?contract_id=1'],
+      ['Numbered invoices', '/invoices/numbered?contract_id=1'],
+      ['Credit notes', '/invoices/creditnote?contract_id=1'],
+      ['Invoice payments', '/invoicepayments?contract_id=1'],
+      ['Planned scholarship payments', '/scholarshippayments/planned?contract_id=1'],
+      ['Numbered scholarship payments', '/scholarshippayments/numbered?contract_id=1'],
+    ]);
+    await user.click(within(nav).getByRole('link', { name: 'Numbered invoices' }));
+    expect(location()).toBe('/invoices/numbered?contract_id=1');
+  });
+
+  it('Download numbered invoice details saves the xlsx the server answers', async () => {
+    const api = contractApi({
+      'POST /contracts/1/download_invoice_details': { file: { content: new Blob(['PK details']), filename: 'Invoice_Details_A000001.xlsx' } },
+    });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Download numbered invoice details' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('Invoice_Details_A000001.xlsx');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('PK details');
+  });
+
+  it('Create transaction fee asks invoice date and amount, and sends them', async () => {
+    const api = contractApi({ 'POST /contracts/1/create_transaction_fee': { body: { message: 'Transaction fee 2026-00007 created' } } });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Create transaction fee' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('button', { name: 'Create transaction fee' })).toBeDisabled();
+    await user.type(within(dialog).getByLabelText(/^Invoice date/), '01-02-2026');
+    await user.type(within(dialog).getByLabelText(/^Amount/), '12,50');
+    await user.click(within(dialog).getByRole('button', { name: 'Create transaction fee' }));
+    expect(await screen.findByText('Transaction fee 2026-00007 created')).toBeInTheDocument();
+    expect(api.last('POST /contracts/1/create_transaction_fee')!.body).toEqual({ invoice_date: '2026-02-01', amount: 12.5 });
   });
 
   it('links to the student, shows application number, status and amounts read-only', async () => {

@@ -33,6 +33,8 @@ export const invoiceFields = defineFields(invoiceResource, [
   { name: 'payed_amount', label: 'Amount paid', kind: 'money', readOnly: true, group: AMOUNTS },
   { name: 'to_be_payed_amount', label: 'Amount to be paid', kind: 'money', readOnly: true, group: AMOUNTS },
   { name: 'credit_note', label: 'Credit Note', kind: 'text', readOnly: true, group: AMOUNTS },
+  // A credit note's invoice, or the registration fee an invoice links (issue 13 points 6 and 8).
+  { name: 'linked_invoice_number', label: 'Linked Invoice', kind: 'text', readOnly: true, group: AMOUNTS },
 
   { name: 'planned_date', label: 'Planned Date', kind: 'date', group: DATES },
   { name: 'invoice_date', label: 'Invoice Date', kind: 'date', readOnly: true, group: DATES },

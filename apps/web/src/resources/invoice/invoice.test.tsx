@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCUMENT_TYPES } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
-import { choiceList, failure, page, plainUser, SEEN, session } from '../../test/fixtures';
+import { adminUser, choiceList, failure, page, plainUser, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 const base = {
@@ -109,14 +109,17 @@ describe('invoice overviews (spec §2)', () => {
     });
     const { user } = renderApp('/invoices/numbered', api);
     await screen.findByText('1-1 of 1');
-    await user.click(screen.getByRole('button', { name: 'Export Open Invoices' }));
+    // Spec §2: a cog menu holds Export Selection and Export Open Invoices.
+    await user.click(screen.getByRole('button', { name: 'Options' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Export Open Invoices', 'Export Selection']);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Export Open Invoices' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(api.last('POST /invoices/download_report_open')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
     expect(savedFiles[0]!.filename).toBe('Open_Invoices.xlsx');
-    expect(screen.getByRole('button', { name: 'Export Selection' })).toBeInTheDocument();
   });
 
-  it('the planned view offers the batch Create Invoice to a User, the numbered view does not', async () => {
+  it('the Batch menus of the three views (spec §2): Create Invoice on planned; Send Email and Send Email Reminder not on planned', async () => {
     const { user, router } = renderApp('/invoices/planned', invoiceApi());
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
@@ -127,7 +130,57 @@ describe('invoice overviews (spec §2)', () => {
     expect(await screen.findByRole('heading', { name: 'Numbered Invoices' })).toBeInTheDocument();
     await screen.findByText('1-2 of 2');
     await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
-    expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    const numberedMenu = await screen.findByRole('menu');
+    expect(within(numberedMenu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Send Email', 'Send Email Reminder']);
+  });
+
+  it('Send Email Reminder starts a previewed batch with reminder true', async () => {
+    const api = invoiceApi({
+      'GET /invoices': page([numbered]),
+      'POST /invoices/batch/send_email': { status: 202, body: { run_id: 7 } },
+      'GET /batch_runs/7': { body: { id: 7, action: 'send_email', label: 'Send Email Reminder', status: 'finished', dry_run: true, total: 1, done: 1, failed: 0, rows: [], amount_total: null } },
+    });
+    const { user } = renderApp('/invoices/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Send Email Reminder' }));
+    await waitFor(() => expect(api.sent('POST /invoices/batch/send_email')).toHaveLength(1));
+    expect(api.last('POST /invoices/batch/send_email')!.body).toMatchObject({ ids: [2], reminder: true, dry_run: true });
+  });
+
+  it('credit notes: the spec column titles, no Bulk Edit even for an Administrator', async () => {
+    const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
+    const { user } = renderApp('/invoices/creditnote', invoiceApi({ 'GET /invoices': page([cn]) }, adminUser));
+    await screen.findByText('1-1 of 1');
+    expect(headers()).toEqual([
+      'Number', 'Contract', 'Student Name', 'Year', 'Semester', 'Amount credited', 'Amount to be paid', 'Description', 'Date',
+      'Exp. Date', 'Ext. Deadline', 'Email Sent', 'Last Edit', 'Comments',
+    ]);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Send Email', 'Send Email Reminder']);
+  });
+
+  it("a numbered row's New Payment button goes to /invoicepayment/new?invoice_id=…; a planned row has none", async () => {
+    renderApp('/invoices/numbered', invoiceApi());
+    await screen.findByText('1-2 of 2');
+    const links = screen.getAllByRole('link', { name: /^New payment for invoice/ });
+    expect(links).toHaveLength(1);
+    expect(links[0]).toHaveAttribute('href', '/invoicepayment/new?invoice_id=2');
+  });
+
+  it("a contract's link narrows the overview by the route's contract_id; Show all drops it", async () => {
+    const api = invoiceApi({ 'GET /invoices': page([numbered]) });
+    const { user } = renderApp('/invoices/numbered?contract_id=5', api);
+    await screen.findByText('1-1 of 1');
+    expect(api.last('GET /invoices')!.query.get('contract_id')).toBe('5');
+    expect(api.last('GET /invoices')!.query.get('numbered')).toBe('true');
+    expect(screen.getByTestId('route-filter')).toHaveTextContent('contract_id = 5');
+    await user.click(screen.getByRole('link', { name: 'Show all' }));
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('contract_id')).toBeNull());
   });
 
   it('credit notes ask with the creditnote flag', async () => {
@@ -172,5 +225,72 @@ describe('invoice detail', () => {
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
     await user.click(create);
     expect(await screen.findByText('Server error while creating pdf')).toBeInTheDocument();
+  });
+
+  it('a credit note shows the invoice it credits, offers Send Email, and neither a credit note of its own nor a reminder', async () => {
+    const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
+    renderApp('/invoice/creditnote/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
+    expect(await screen.findByLabelText(/^Linked Invoice/)).toHaveValue('2026-00001');
+    expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Credit Note' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Link Registration Fee' })).not.toBeInTheDocument();
+  });
+
+  it('Link Registration Fee asks the fee and shows the linked number the server answers', async () => {
+    const inv = { ...numbered, document_type_id: 1 };
+    const api = invoiceApi({ 'GET /invoices/2': { body: inv }, 'POST /invoices/2/link_registration_id': { body: { ...inv, linked_invoice_id: 5, linked_invoice_number: '2026-00005' } } });
+    const { user } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Link Registration Fee' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/^Registration fee/), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Link Registration Fee' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Linked Invoice/)).toHaveValue('2026-00005'));
+    expect(api.last('POST /invoices/2/link_registration_id')!.body).toEqual({ registration_fee_id: 5 });
+  });
+
+  it('Create Credit Note asks amount and description, posts them with the invoice, and opens the credit note', async () => {
+    const api = invoiceApi({
+      'POST /invoices': { status: 201, body: { id: 9 } },
+      'GET /invoices/9': { body: { ...numbered, id: 9, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, amount: 100, linked_invoice_id: 2 } },
+    });
+    const { user, router } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Create Credit Note' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/^Amount/), '100');
+    await user.type(within(dialog).getByLabelText(/^Description/), 'Semester cancelled');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Credit Note' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invoice/creditnote/9'));
+    expect(api.last('POST /invoices')!.body).toEqual({ linked_invoice_id: 2, amount: 100, description: 'Semester cancelled' });
+  });
+
+  it('a pro-forma registration fee offers Cancel Registration', async () => {
+    const fee = { ...numbered, pro_forma: true, document_type_id: 3 };
+    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: fee } }));
+    expect(await screen.findByRole('button', { name: 'Cancel Registration' })).toBeEnabled();
+  });
+
+  it('a fully credited invoice: Create Credit Note disabled with the reason', async () => {
+    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: { ...numbered, to_be_payed_amount: 0 } } }));
+    expect(await screen.findByRole('button', { name: 'Create Credit Note' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Create Credit Note' })).toHaveAttribute('data-disabled-reason', 'Nothing is open on invoice 2026-00001');
+  });
+
+  it('Send Email sends reminder false; a failure says "Server error while sending email"; no reminder before expiry', async () => {
+    const api = invoiceApi({ 'POST /invoices/2/send_email': failure(500, 'Internal server error') });
+    const { user } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText('Server error while sending email')).toBeInTheDocument();
+    expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: false });
+    expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
+  });
+
+  it('an expired invoice of type 1 offers Send Reminder, which sends reminder true', async () => {
+    const expired = { ...numbered, document_type_id: 1, is_expired: true };
+    const api = invoiceApi({ 'GET /invoices/2': { body: expired }, 'POST /invoices/2/send_email': { body: { message: 'E-mail queued' } } });
+    const { user } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send Reminder' }));
+    expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
+    expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: true });
   });
 });
