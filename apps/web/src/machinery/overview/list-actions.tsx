@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button } from '@mantine/core';
-import { actionPath, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
+import { actionPath, isImportAction, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
 import { api, apiDownload } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -83,7 +83,8 @@ function ListActionButton<D extends AnyResource>({ overview, action }: { overvie
 /** The overview's actions on the whole list or the selection (exports; later imports), for the user's role. */
 export function ListActions<D extends AnyResource>({ overview, view }: { overview: Overview<D>; view: ViewDescriptor }) {
   const { user } = useAuth();
-  const actions = listActionsOf(overview.descriptor, view, user?.userrole_name);
+  // Imports take a file or a form of their own: the resource draws them in its Import menu.
+  const actions = listActionsOf(overview.descriptor, view, user?.userrole_name).filter((a) => !isImportAction(a.name));
   return (
     <>
       {actions.map((a) => (
