@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Group, Input, Menu, Modal, Stack, Text } from '@mantine/core';
-import { contractImportActions, roleHasLevel, type AnyAction, type ImportStarted, type RoleName } from '@app/contracts';
+import { apiPermissions, contractImportActions, roleHasLevel, type AnyAction, type ImportStarted, type RoleName } from '@app/contracts';
 import { api, apiDownload, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -105,8 +105,8 @@ function UploadDialog({ upload, onStarted, onClose }: { upload: UploadImport; on
 type Open = { kind: 'upload'; upload: UploadImport } | { kind: 'dream' } | { kind: 'run'; runId: number; results?: { filename: string; type: 'contracts' | 'bankinfo' } };
 
 /**
- * The contract overview's Import menu (spec §2, issue 16): Excel contracts, bank info and, where the server has
- * it, DreamApply. Each import previews first in the batch dialog; "Download results" gives every input row with
+ * The contract overview's Import menu (spec §2, issue 16): Excel contracts, bank info and, once the server has
+ * it, DreamApply (its dialog asks academic year and updates in last days with the spec's defaults). Each import previews first in the batch dialog; "Download results" gives every input row with
  * its outcome.
  */
 export function ContractImportMenu({ overview }: { overview: Pick<Overview, 'refetch'> }) {
@@ -136,7 +136,8 @@ export function ContractImportMenu({ overview }: { overview: Pick<Overview, 'ref
               {u.action.label}
             </Menu.Item>
           ))}
-          <Menu.Item onClick={() => setOpen({ kind: 'dream' })}>{dream.label}</Menu.Item>
+          {/* Offered once the server serves the DreamApply import (its route is in the permission table). */}
+          {apiPermissions[`POST /contracts/${dream.name}`] !== undefined && <Menu.Item onClick={() => setOpen({ kind: 'dream' })}>{dream.label}</Menu.Item>}
         </Menu.Dropdown>
       </Menu>
       {open?.kind === 'upload' && (
