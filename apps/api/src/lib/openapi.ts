@@ -10,6 +10,8 @@ import {
   BatchStartedSchema,
   CHOICE_LISTS,
   EmailConfigSchema,
+  DreamApplyConfigSchema,
+  DreamApplyConfigUpdateSchema,
   ImportResultsRequestSchema,
   EmailConfigUpdateSchema,
   SendTestMailResultSchema,
@@ -214,6 +216,12 @@ const otherOperations: Record<string, Operation> = {
   },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
   'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
+  'GET /config/dream_apply': { summary: 'The DreamApply settings (Developer only): base URL and whether a key is set; the key is never answered', responses: { 200: jsonResponse('{base_url, api_key_set, edit_timestamp}', DreamApplyConfigSchema) } },
+  'PUT /config/dream_apply': {
+    summary: 'Saves the DreamApply settings (Developer only); an empty or absent api_key keeps the stored one',
+    requestBody: body(DreamApplyConfigUpdateSchema),
+    responses: { 200: jsonResponse('The settings as saved', DreamApplyConfigSchema) },
+  },
   'GET /contracts/import_template': { summary: 'The contract import template (xlsx: columns, an example row, choice lists, an explanation sheet)', responses: { 200: fileResponse('Contract_Import_Template.xlsx') } },
   'GET /contracts/import_bankinfo_template': { summary: 'The bank-info import template (xlsx)', responses: { 200: fileResponse('Bank_Info_Import_Template.xlsx') } },
   'POST /contracts/get_import_results': {

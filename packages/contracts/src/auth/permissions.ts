@@ -72,6 +72,9 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /contracts/import_template': 'reader',
   'GET /contracts/import_bankinfo_template': 'reader',
   'POST /contracts/get_import_results': 'reader',
+  // The DreamApply settings (issue 16): Developer only, like the Email tab; the key is never answered.
+  'GET /config/dream_apply': 'developer',
+  'PUT /config/dream_apply': 'developer',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

@@ -20,6 +20,7 @@ describe('actions declared beside their resource', () => {
       'switch_to_semester_payment',
       'import',
       'import_bankinfo',
+      'import_dream_apply',
       'download_student_agreements',
       'bulk_edit',
       'download_report',

@@ -161,3 +161,23 @@ export interface ImportStarted {
 export const isImportAction = (name: string) => name === 'import' || name === 'import_bankinfo' || name === 'import_dream_apply';
 
 export const contractImportActions = { importContracts, importBankinfo, importDreamApply, downloadStudentAgreements };
+
+/** The DreamApply settings as `GET /config/dream_apply` answers them: the key never, only whether one is set. */
+export const DreamApplyConfigSchema = z.object({
+  base_url: z.string(),
+  api_key_set: z.boolean(),
+  edit_timestamp: z.string(),
+});
+export type DreamApplyConfig = z.infer<typeof DreamApplyConfigSchema>;
+
+/** `PUT /config/dream_apply`: the base URL (http or https) and, when given, a new key (empty or absent keeps the stored one). */
+export const DreamApplyConfigUpdateSchema = z
+  .object({
+    base_url: z
+      .string({ error: 'Base URL is required' })
+      .trim()
+      .max(300, 'Base URL must be at most 300 characters')
+      .pipe(z.url({ protocol: /^https?$/, error: 'Base URL must be an http or https URL' })),
+    api_key: z.string().max(500, 'API key must be at most 500 characters').nullish(),
+  })
+  .strict();

@@ -4,7 +4,7 @@ import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { planInvoices, switchToSemesterPayment } from './invoice-planning.js';
-import { downloadStudentAgreements, importBankinfo, importContracts } from './contract-import.js';
+import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -301,7 +301,7 @@ export const contractResource = defineResource({
   ],
   actions: [
     updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment,
-    importContracts, importBankinfo, downloadStudentAgreements,
+    importContracts, importBankinfo, importDreamApply, downloadStudentAgreements,
   ],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },

@@ -33,6 +33,8 @@ import { describeChanges, recordEvent } from '../../lib/events/record.js';
 import { sanitizeFilename } from '../../lib/files/filename.js';
 import { readSheet } from '../../lib/imports/sheet.js';
 import { readZip } from '../../lib/imports/zip.js';
+import { dreamApplyClient } from '../../lib/dream-apply/client.js';
+import { dreamApplyConfigRouter, readDreamApplySettings } from '../../lib/dream-apply/settings.js';
 import { route } from '../../lib/routes.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { renderPdf } from '../../lib/templates/pdf.js';
@@ -165,7 +167,14 @@ async function updateThrough(tx: Tx, service: CrudService, id: number, values: R
 }
 
 /** One row of the contract import: the student found or created, the contract found by its application ID or created. */
-async function importContractRow(tx: Tx, actor: Actor, row: ImportRow, contractService: CrudService, studentService: CrudService): Promise<ActionOutcome> {
+async function importContractRow(
+  tx: Tx,
+  actor: Actor,
+  row: ImportRow,
+  contractService: CrudService,
+  studentService: CrudService,
+  extra: Row = {},
+): Promise<ActionOutcome> {
   const v = row.values;
   const problems = new Problems(CONTRACT_IMPORT_COLUMNS);
   const student: Row = {
@@ -202,7 +211,8 @@ async function importContractRow(tx: Tx, actor: Actor, row: ImportRow, contractS
   // A reference that was not found is already named; zod's "is required" for it would say it twice.
   problems.throwIfAny();
   const s = given(parsedStudent.data as Row);
-  const { student_id: _placeholder, ...c } = given(parsedContract.data as Row);
+  const { student_id: _placeholder, ...parsedFields } = given(parsedContract.data as Row);
+  const c: Row = { ...parsedFields, ...extra };
   if (c.end_date === undefined) c.end_date = contractEndDate(String(c.start_date));
 
   await lockKey(tx, `contract-import:application:${String(c.application_id)}`);
@@ -273,6 +283,74 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   if (studentIds.length > 1) throw new AppError('CONFLICT', `Application Number: "${number}" matches contracts of different students`);
   const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import');
   return { message: changed.length === 0 ? 'Unchanged' : `Updated ${changed.join(', ')}` };
+}
+
+/** The columns of a DreamApply import's rows (and of its results file). */
+const DREAM_COLUMNS = [
+  { key: 'application_id', title: 'DreamApply application' },
+  { key: 'da_offer_type_displayname', title: 'Offer' },
+  { key: 'first_name', title: 'First Name' },
+  { key: 'last_name', title: 'Last Name' },
+  { key: 'email_address', title: 'E-mail' },
+  { key: 'phone', title: 'Phone' },
+  { key: 'citizenship', title: 'Citizenship' },
+  { key: 'intake', title: 'Intake' },
+] as const;
+
+/**
+ * One application with an accepted offer from DreamApply: the contract it already has (by `da_application_id`,
+ * else by application ID) gets the DreamApply fields, and its student the name, e-mail and phone DreamApply
+ * holds; an application the office has no contract for yet goes through the Excel row's rules, so what
+ * DreamApply does not say (program, scholarship, university, address, birth date) refuses it, naming each.
+ */
+async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contractService: CrudService, studentService: CrudService): Promise<ActionOutcome> {
+  const v = row.values;
+  const id = v.application_id ?? '';
+  await lockKey(tx, `contract-import:application:${id}`);
+  const [found] = await tx
+    .select({ id: contracts.id, student_id: contracts.student_id })
+    .from(contracts)
+    .where(sql`${contracts.da_application_id} = ${id} or (${contracts.da_application_id} is null and ${contracts.application_id} = ${id})`)
+    .orderBy(sql`${contracts.da_application_id} = ${id} desc nulls last`, contracts.id)
+    .limit(1);
+  const da = { da_application_id: id, da_offer_type_displayname: v.da_offer_type_displayname };
+  if (!found) return importContractRow(tx, actor, row, contractService, studentService, da);
+  const problems = new Problems(CONTRACT_IMPORT_COLUMNS);
+  const student = StudentCreateSchema.pick({ first_name: true, last_name: true, email_address: true, phone: true }).partial().safeParse(
+    given({ first_name: v.first_name, last_name: v.last_name, email_address: v.email_address, phone: v.phone }),
+  );
+  if (!student.success) problems.zod(student.error);
+  problems.throwIfAny();
+  const what = 'DreamApply import';
+  const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what);
+  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what);
+  if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
+  const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
+  return { message: `Updated ${parts.join('; ')}` };
+}
+
+/** Reads the accepted applications from DreamApply into import rows; nothing is written before all are read. */
+async function readDreamApply(ctx: AppContext, input: { academic_year: number; updates_in_last_days: number }): Promise<ImportSource> {
+  const settings = await readDreamApplySettings(ctx.db);
+  if (!settings.base_url || !settings.api_key) throw new AppError('CONFLICT', 'DreamApply is not configured: a Developer enters its base URL and API key in the configuration');
+  const client = dreamApplyClient({ baseUrl: settings.base_url, apiKey: settings.api_key, timeoutMs: ctx.env.DREAM_APPLY_TIMEOUT_MS });
+  const accepted = await client.acceptedApplications(input.academic_year, input.updates_in_last_days);
+  const rows: ImportRow[] = accepted.map((a) => ({
+    reference: `DreamApply application ${a.applicationId}`,
+    values: {
+      application_id: a.applicationId,
+      da_offer_type_displayname: a.offerType,
+      first_name: a.applicant.given,
+      last_name: a.applicant.family,
+      email_address: a.applicant.email,
+      phone: a.applicant.phone,
+      citizenship: a.applicant.citizenship,
+      intake: String(input.academic_year),
+    },
+  }));
+  if (rows.length === 0) throw new AppError('CONFLICT', `DreamApply has no application with an accepted offer for ${input.academic_year}${input.updates_in_last_days > 0 ? ` updated in the last ${input.updates_in_last_days} days` : ''}`);
+  const days = input.updates_in_last_days > 0 ? `, last ${input.updates_in_last_days} days` : '';
+  return { filename: `DreamApply ${input.academic_year}${days}`, columns: DREAM_COLUMNS, rows };
 }
 
 /** A bank-info upload: one .xlsx, or a .zip whose .xlsx entries are read (others are passed over). */
@@ -357,7 +435,7 @@ export const MAX_AGREEMENTS = 2000;
  * the students' own (its rules, audit and the bank-info hook), the contract service the contracts'.
  */
 export function contractImports(ctx: AppContext, contractService: CrudService, studentService: CrudService): { actions: [string, ActionImpl][]; routes: Router } {
-  const { importContracts, importBankinfo, downloadStudentAgreements } = contractImportActions;
+  const { importContracts, importBankinfo, importDreamApply, downloadStudentAgreements } = contractImportActions;
   const actions: [string, ActionImpl][] = [
     importAction(
       importContracts,
@@ -374,6 +452,11 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
         return readBankinfo(file);
       },
       (tx, actor, row) => importBankinfoRow(tx, actor, row, studentService),
+    ),
+    importAction(
+      importDreamApply,
+      (_actor, input) => readDreamApply(ctx, input),
+      (tx, actor, row) => importDreamApplyRow(tx, actor, row, contractService, studentService),
     ),
     listAction(downloadStudentAgreements, async (db, _actor, input) => {
       const filter = Object.fromEntries(Object.entries(input.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
@@ -434,6 +517,7 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
   ];
 
   const routes = Router();
+  routes.use(dreamApplyConfigRouter(ctx));
   const template = (columns: readonly ImportColumn[], sheet: string, filename: string) => async (_req: unknown, res: Response) => {
     const content = await importTemplate(ctx.db, columns, sheet);
     res.status(200).attachment(filename).type(XLSX).send(content);
