@@ -42,11 +42,11 @@ async function openImport(user: ReturnType<typeof renderApp>['user'], item: stri
 }
 
 describe('the contract overview Import menu', () => {
-  it('offers Excel contracts and bank info to a User (DreamApply once the server serves it)', async () => {
+  it('offers Excel contracts, bank info and DreamApply to a User', async () => {
     const { user } = renderApp('/contracts', importApi());
     await screen.findByText('1-1 of 1');
     await user.click(screen.getByRole('button', { name: 'Import' }));
-    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['Excel contracts', 'Bank info']);
+    expect((await screen.findAllByRole('menuitem')).map((m) => m.textContent)).toEqual(['Excel contracts', 'Bank info', 'DreamApply']);
   });
 
   it('hides the Import menu from a Reader', async () => {
@@ -118,5 +118,29 @@ describe('the contract overview Import menu', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Import Excel contracts' })).getByRole('button', { name: 'Download the template' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(savedFiles[0]!.filename).toBe('Contract_Import_Template.xlsx');
+  });
+
+  it('DreamApply asks academic year (2021) and updates in last days (0) and previews the import', async () => {
+    const api = importApi({
+      'POST /contracts/import_dream_apply': { status: 202, body: { filename: 'DreamApply 2021', run_id: 7 } },
+      'GET /batch_runs/7': run(7, true, [{ id: 0, reference: 'DreamApply application 101', ok: true, message: 'Updated contract: da_application_id' }]),
+    });
+    const { user } = renderApp('/contracts', api);
+    await openImport(user, 'DreamApply');
+    const dialog = await screen.findByRole('dialog', { name: 'Import from DreamApply' });
+    expect(within(dialog).getByLabelText(/^Academic year/)).toHaveValue('2021');
+    expect(within(dialog).getByLabelText(/^Updates in last days/)).toHaveValue('0');
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(api.last('POST /contracts/import_dream_apply')!.body).toEqual({ academic_year: 2021, updates_in_last_days: 0 }));
+    const preview = await screen.findByRole('dialog', { name: 'Preview: Import Excel contracts' });
+    expect(await within(preview).findByText('Updated contract: da_application_id')).toBeInTheDocument();
+  });
+
+  it('a DreamApply failure shows its message', async () => {
+    const api = importApi({ 'POST /contracts/import_dream_apply': failure(503, 'DreamApply: answered 500 for /api/applications') });
+    const { user } = renderApp('/contracts', api);
+    await openImport(user, 'DreamApply');
+    await user.click(within(await screen.findByRole('dialog', { name: 'Import from DreamApply' })).getByRole('button', { name: 'Preview' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('DreamApply: answered 500 for /api/applications');
   });
 });

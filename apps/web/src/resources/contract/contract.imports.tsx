@@ -118,7 +118,9 @@ export function ContractImportMenu({ overview }: { overview: Pick<Overview, 'ref
   const dreamStart = useMutation({
     mutationFn: (input: Record<string, unknown>) => api.post<ImportStarted>(`/contracts/${dream.name}`, input),
     onSuccess: (started) => setOpen({ kind: 'run', runId: started.run_id }),
-    onError: (error) => alerts.showFailure(error, dream.failureText ?? 'importing'),
+    // DreamApply's own trouble (a refused key, "try again in 17 seconds", no answer) is said as the server says it.
+    onError: (error) =>
+      error instanceof ApiError && [409, 429, 503].includes(error.status) ? alerts.showError(error.message) : alerts.showFailure(error, dream.failureText ?? 'importing'),
   });
   if (!roleHasLevel(role, 'user')) return null;
   const results = open?.kind === 'run' ? open.results : undefined;
