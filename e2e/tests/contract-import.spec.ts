@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { expect, test } from '@playwright/test';
-import { contractReferences, login, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
+import { apiToken, contractReferences, createAccount, login, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
 
 /** Reads an xlsx file's first sheet as rows of cell values. */
 async function sheetRows(bytes: Buffer): Promise<unknown[][]> {
@@ -93,4 +93,25 @@ test('contracts are imported from the Excel template through the browser: previe
   await page.getByLabel('Quick filter').fill(`Ørsted ${suffix}`);
   await page.getByLabel('Quick filter').press('Enter');
   await expect(page.locator('table tbody')).toContainText(`Zoë Ørsted ${suffix}`);
+});
+
+test('a User downloads the import template from the Import menu; a Reader may download it too (spec §6)', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const user = await createAccount(request, suffix, 3, 'Uma');
+  const reader = await createAccount(request, suffix, 4, 'Rea');
+  await login(page, user);
+  await page.goto('/#/contracts');
+  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('menuitem', { name: 'Bank info' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('dialog', { name: 'Import Bank info' }).getByRole('button', { name: 'Download the template' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Bank_Info_Import_Template.xlsx');
+  const [header] = await sheetRows(await readFile(await download.path()));
+  expect(header!.slice(0, 2)).toEqual(['Application Number', 'IBAN']);
+
+  const token = await apiToken(request, reader);
+  const res = await request.get('/api/v1.0/contracts/import_template', { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(200);
+  expect((await sheetRows(await res.body()))[0]![0]).toBe('Application ID');
 });
