@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** Connecting, the greeting and each wait for the SMTP server are given up on after this long. */
   MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** How long one request to DreamApply may take before the import gives up (issue 16). */
+  DREAM_APPLY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /** PostgreSQL cancels a statement running longer; a stalled server is given up on a second later (503). */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Getting a database connection (a new one, or a free one from the pool) may take this long (then 503). */

@@ -10,6 +10,9 @@ import {
   BatchStartedSchema,
   CHOICE_LISTS,
   EmailConfigSchema,
+  DreamApplyConfigSchema,
+  DreamApplyConfigUpdateSchema,
+  ImportResultsRequestSchema,
   EmailConfigUpdateSchema,
   SendTestMailResultSchema,
   isSearchedChoiceList,
@@ -27,6 +30,8 @@ import {
 } from '@app/contracts';
 
 type Operation = Record<string, unknown>;
+
+const ImportStartedSchema = z.object({ filename: z.string(), run_id: z.number().int() });
 type Schema = Record<string, unknown>;
 
 const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): Schema => z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Schema;
@@ -90,7 +95,14 @@ function actionOperations(r: AnyResource, action: AnyAction): Record<string, Ope
     ops[`POST ${actionPath(r.apiPath, action, 'batch')}`] = batch;
     if (action.scope === 'selection') ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = batch;
   }
-  if (action.scope === 'list') {
+  if (action.scope === 'list' && action.result === 'batch') {
+    // An import: the rows read become a preview run; its confirmation (POST /batch_runs/{id}/confirm) does them.
+    ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = {
+      summary: `Import: ${action.label} into ${r.titlePlural}; answers the file name and the preview run (follow it at GET /batch_runs/{run_id}, confirm it to import)`,
+      requestBody: uploadBody ?? body(action.input),
+      responses: { 202: jsonResponse('{filename, run_id}', ImportStartedSchema) },
+    };
+  } else if (action.scope === 'list') {
     ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = { summary: describe(` on ${r.titlePlural}`), requestBody: body(action.input), responses: { 200: answer } };
   }
   return ops;
@@ -204,6 +216,19 @@ const otherOperations: Record<string, Operation> = {
   },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
   'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
+  'GET /config/dream_apply': { summary: 'The DreamApply settings (Developer only): base URL and whether a key is set; the key is never answered', responses: { 200: jsonResponse('{base_url, api_key_set, edit_timestamp}', DreamApplyConfigSchema) } },
+  'PUT /config/dream_apply': {
+    summary: 'Saves the DreamApply settings (Developer only); an empty or absent api_key keeps the stored one',
+    requestBody: body(DreamApplyConfigUpdateSchema),
+    responses: { 200: jsonResponse('The settings as saved', DreamApplyConfigSchema) },
+  },
+  'GET /contracts/import_template': { summary: 'The contract import template (xlsx: columns, an example row, choice lists, an explanation sheet)', responses: { 200: fileResponse('Contract_Import_Template.xlsx') } },
+  'GET /contracts/import_bankinfo_template': { summary: 'The bank-info import template (xlsx)', responses: { 200: fileResponse('Bank_Info_Import_Template.xlsx') } },
+  'POST /contracts/get_import_results': {
+    summary: 'The results of the latest import of a file (xlsx: every input row with its outcome)',
+    requestBody: body(ImportResultsRequestSchema),
+    responses: { 200: fileResponse('Import_results_{filename}.xlsx') },
+  },
   'GET /batch_runs/:id/result': { summary: "A batch run's rows and outcomes as xlsx", responses: { 200: fileResponse('Batch_{id}_{label}.xlsx') } },
   'POST /batch_runs/:id/retry_failed': { summary: 'Do the failed rows of a finished run again', responses: { 200: run } },
   'POST /batch_runs/:id/cancel': { summary: 'Cancel a run: rows not yet done stay undone', responses: { 200: run } },

@@ -40,6 +40,8 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
 
 /** The one list of resources the API serves: each one's service and action functions. */
 export function resourceModules(ctx: AppContext): ResourceModule[] {
+  // The contract imports write students through the students' own service (rules, audit, the bank-info hook).
+  const students = studentModule(ctx);
   return [
     countryModule(ctx),
     logEventModule(ctx),
@@ -48,8 +50,8 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     universityModule(ctx),
     studentFeeModule(ctx),
     milestoneModule(ctx),
-    studentModule(ctx),
-    contractModule(ctx),
+    students,
+    contractModule(ctx, students.service),
     contractFileModule(ctx),
     outboxModule(ctx),
     invoiceModule(ctx),
@@ -66,7 +68,8 @@ export function resourceRouters(ctx: AppContext, modules: readonly ResourceModul
   return [
     choiceRouter(choiceSources(ctx)),
     batchRunRouter(ctx, modulesByKey(modules)),
-    // Action routes before CRUD: `/contracts/bulk_edit` is an action, not a record id.
-    ...modules.flatMap((m) => [actionRouter(ctx, m), crudRouter(m.service), ...(m.routes ? [m.routes] : [])]),
+    // Action routes and a module's own routes before CRUD: `/contracts/bulk_edit` and `/contracts/import_template`
+    // are not record ids.
+    ...modules.flatMap((m) => [actionRouter(ctx, m), ...(m.routes ? [m.routes] : []), crudRouter(m.service)]),
   ];
 }

@@ -68,6 +68,13 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /config/email': 'developer',
   'PUT /config/email': 'developer',
   'POST /config/email/send_test': 'developer',
+  // Imports (issue 16): the templates and results are downloads, for everyone logged in (spec §6, issue 18 point 5).
+  'GET /contracts/import_template': 'reader',
+  'GET /contracts/import_bankinfo_template': 'reader',
+  'POST /contracts/get_import_results': 'reader',
+  // The DreamApply settings (issue 16): Developer only, like the Email tab; the key is never answered.
+  'GET /config/dream_apply': 'developer',
+  'PUT /config/dream_apply': 'developer',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

@@ -18,6 +18,10 @@ describe('actions declared beside their resource', () => {
       'request_refund_info',
       'plan_invoices',
       'switch_to_semester_payment',
+      'import',
+      'import_bankinfo',
+      'import_dream_apply',
+      'download_student_agreements',
       'bulk_edit',
       'download_report',
     ]);

@@ -21,4 +21,6 @@ export const FILE_KINDS = {
   odt: { mime: 'application/vnd.oasis.opendocument.text', extensions: ['odt'], label: 'ODT' },
   ods: { mime: 'application/vnd.oasis.opendocument.spreadsheet', extensions: ['ods'], label: 'ODS' },
   text: { mime: 'text/plain', extensions: ['txt'], label: 'TXT (UTF-8 text)' },
+  /** Only for the bank-info import (a zip of .xlsx files, each read with the zip rules of issue 16); never a document. */
+  zip: { mime: 'application/zip', extensions: ['zip'], label: 'ZIP' },
 } as const satisfies Record<string, FileKind>;

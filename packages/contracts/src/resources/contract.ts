@@ -4,6 +4,7 @@ import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSemesterPayment } from './invoice-planning.js';
+import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -299,7 +300,10 @@ export const contractResource = defineResource({
     { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
-  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment, createTransactionFee, downloadInvoiceDetails],
+  actions: [
+    updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment,
+    createTransactionFee, downloadInvoiceDetails, importContracts, importBankinfo, importDreamApply, downloadStudentAgreements,
+  ],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },
   rules: {

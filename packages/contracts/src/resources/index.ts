@@ -21,6 +21,7 @@ export * from './student-fee.js';
 export * from './milestone.js';
 export * from './student.js';
 export * from './contract.js';
+export * from './contract-import.js';
 export * from './contract-file.js';
 export * from './outbox.js';
 export * from './invoice.js';

@@ -74,7 +74,8 @@ export function defineModule(
   for (const action of actionsOf(resource)) {
     const impl = impls.get(action.name)!;
     const expected = action.scope === 'list' ? 'list' : 'record';
-    if (impl.kind !== expected) throw new Error(`${resource.key}: action "${action.name}" is a ${action.scope} action but its function is a ${impl.kind} one`);
+    // An import is a list action done row by row.
+    if (impl.kind !== expected && !(impl.kind === 'import' && action.scope === 'list')) throw new Error(`${resource.key}: action "${action.name}" is a ${action.scope} action but its function is a ${impl.kind} one`);
   }
   return { resource, service, actions: impls, routes };
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { actorOf, idParam } from '../crud/crud-router.js';
 import { parseInput } from '../errors.js';
 import { recordEvent } from '../events/record.js';
-import { startBatch } from '../batch/batch-service.js';
+import { startBatch, startImport } from '../batch/batch-service.js';
 import { sendFile } from '../files/download.js';
 import { acceptUpload, uploadOf } from '../files/upload.js';
 import { route, type Method } from '../routes.js';
@@ -85,6 +85,23 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
     await answer(action, res, outcome);
   };
 
+  /**
+   * An import: the upload (or the source the input names) is read into rows, which become a preview run; the
+   * answer is the spec's `{filename}` and the run to follow (202). A file that cannot be read changes nothing.
+   */
+  const importHandlers = (action: AnyAction): RequestHandler[] => {
+    const handle: RequestHandler = async (req, res) => {
+      const impl = mod.actions.get(action.name);
+      if (impl?.kind !== 'import') throw new Error(`${resource.key}.${action.name} is not an import`);
+      const actor = actorOf(req);
+      const input = inputOf(action, req);
+      const file = action.upload ? uploadOf(req).file : undefined;
+      const source = await impl.read(actor, input as never, file, { ctx, service });
+      res.status(202).json(await startImport(ctx, mod, action, source, input, actor));
+    };
+    return action.upload ? [acceptUpload(action.upload), handle] : [handle];
+  };
+
   const add = (key: string, handlers: RequestHandler[]) => {
     const [method = '', path = ''] = key.split(' ');
     route(router, method.toLowerCase() as Method, path, ...handlers);
@@ -94,7 +111,10 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
   for (const action of actionsOf(resource)) {
     if (runsAsBatch(action)) add(`POST ${actionPath(resource.apiPath, action, 'batch')}`, [batchHandler(action)]);
     if (action.scope === 'selection') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [batchHandler(action)]);
-    if (action.scope === 'list') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [listHandler(action)]);
+    if (action.scope === 'list') {
+      const imports = mod.actions.get(action.name)?.kind === 'import';
+      add(`POST ${actionPath(resource.apiPath, action, 'list')}`, imports ? importHandlers(action) : [listHandler(action)]);
+    }
   }
   for (const action of actionsOf(resource)) {
     if (action.scope !== 'record') continue;

@@ -47,9 +47,32 @@ export type RecordActionFn<I = Record<string, unknown>> = (tx: Tx, actor: Actor,
 /** A list action works on the resource as a whole (an export, an import): it opens what it needs itself. */
 export type ListActionFn<I = Record<string, unknown>> = (db: Database, actor: Actor, input: I, env: ActionEnv) => Promise<ActionOutcome>;
 
+/** One row of an import: the sheet's cells by column key (text, or null when empty), and how people find it again. */
+export interface ImportRow {
+  reference: string;
+  values: Record<string, string | null>;
+}
+
+/** What an import read from its upload (or its source): the rows, the columns they came in, the name it answers. */
+export interface ImportSource {
+  filename: string;
+  columns: readonly { key: string; title: string }[];
+  rows: readonly ImportRow[];
+}
+
+/** Reads an import's upload (or its remote source) into rows; a file that cannot be read is a 400 naming `file`. */
+export type ImportReadFn<I = Record<string, unknown>> = (actor: Actor, input: I, file: UploadedFile | undefined, env: ActionEnv) => Promise<ImportSource>;
+
+/**
+ * Does one row of an import inside the row's transaction (a savepoint that a preview rolls back). Its message
+ * begins with `Created`, `Updated` or `Unchanged`; a refused row throws with the reason naming the column.
+ */
+export type ImportRowFn = (tx: Tx, actor: Actor, row: ImportRow, env: ActionEnv) => Promise<ActionOutcome>;
+
 export type ActionImpl =
   | { kind: 'record'; run: RecordActionFn<never> }
-  | { kind: 'list'; run: ListActionFn<never> };
+  | { kind: 'list'; run: ListActionFn<never> }
+  | { kind: 'import'; read: ImportReadFn<never>; row: ImportRowFn };
 
 /** Binds a record action's declaration to its service function, with the input typed by its schema. */
 export function recordAction<I extends z.ZodObject>(action: ActionDescriptor<I>, run: RecordActionFn<z.output<I>>): [string, ActionImpl] {
@@ -58,4 +81,9 @@ export function recordAction<I extends z.ZodObject>(action: ActionDescriptor<I>,
 
 export function listAction<I extends z.ZodObject>(action: ActionDescriptor<I>, run: ListActionFn<z.output<I>>): [string, ActionImpl] {
   return [action.name, { kind: 'list', run: run as ListActionFn<never> }];
+}
+
+/** Binds an import (a list action done row by row as a batch run with a preview) to its reader and its row function. */
+export function importAction<I extends z.ZodObject>(action: ActionDescriptor<I>, read: ImportReadFn<z.output<I>>, row: ImportRowFn): [string, ActionImpl] {
+  return [action.name, { kind: 'import', read: read as ImportReadFn<never>, row }];
 }

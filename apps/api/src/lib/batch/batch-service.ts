@@ -1,10 +1,11 @@
 import type { Response } from 'express';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   AppError,
   batchLabelOf,
   batchRequestSchema,
   findAction,
+  MAX_BATCH_ROWS,
   roleHasLevel,
   type AnyAction,
   type BatchRow,
@@ -20,6 +21,7 @@ import { recordEvent } from '../events/record.js';
 import { sendXlsx } from '../files/xlsx.js';
 import { addJob } from '../jobs/queue.js';
 import type { ResourceModule } from '../actions/module.js';
+import type { ImportSource } from '../actions/types.js';
 
 /** The queue task that works through a run's rows. */
 export const BATCH_TASK = 'batch_run';
@@ -47,7 +49,7 @@ async function createRun(
   actor: Actor,
 ): Promise<number> {
   const ids = [...new Set(spec.ids)];
-  const references = await mod.service.references(ids, tx);
+  const references = mod.actions.get(action.name)?.kind === 'import' ? importReferences(spec.input) : await mod.service.references(ids, tx);
   const [run] = await tx
     .insert(batchRuns)
     .values({
@@ -71,13 +73,84 @@ async function createRun(
       version: spec.versions?.[String(id)] ?? null,
     })),
   );
+  const what = mod.actions.get(action.name)?.kind === 'import' ? `${ids.length} row(s) of ${String(spec.input.filename)}` : `${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural}`;
   await recordEvent(tx, {
     type: 'batchRun',
     userId: actor.user.id,
-    message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural} (run ${runId})`,
+    message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${what} (run ${runId})`,
   });
   await enqueueRun(tx, runId, ids.length);
   return runId;
+}
+
+/**
+ * The input an import run keeps: the action's own input, the name of the file it read, its columns and its
+ * rows (a row's record id in the run is its index here). Kept with the run, so confirming the preview or taking
+ * up the run after a crash reads exactly what the preview read.
+ */
+export interface ImportRunInput extends Record<string, unknown> {
+  filename: string;
+  columns: ImportSource['columns'];
+  rows: ImportSource['rows'];
+}
+
+function importReferences(input: Record<string, unknown>): Map<number, string> {
+  const rows = (input as ImportRunInput).rows ?? [];
+  return new Map(rows.map((r, i) => [i, r.reference.slice(0, 300)]));
+}
+
+/**
+ * Starts an import: the rows read from the upload become a preview run (every import previews first; its
+ * confirmation does the rows for real). Answers the spec's `{filename}` and the run.
+ */
+export async function startImport(ctx: AppContext, mod: ResourceModule, action: AnyAction, source: ImportSource, input: Record<string, unknown>, actor: Actor): Promise<{ filename: string; run_id: number }> {
+  if (source.rows.length === 0) throw new AppError('BAD_REQUEST', 'file: the file has no rows to import', { file: ['The file has no rows to import'] });
+  if (source.rows.length > MAX_BATCH_ROWS) {
+    throw new AppError('BAD_REQUEST', `file: at most ${MAX_BATCH_ROWS} rows can be imported at once`, { file: [`At most ${MAX_BATCH_ROWS} rows can be imported at once`] });
+  }
+  const runInput: ImportRunInput = { ...input, filename: source.filename, columns: source.columns, rows: source.rows };
+  const runId = await ctx.db.transaction((tx) =>
+    createRun(tx, mod, action, { ids: source.rows.map((_r, i) => i), input: runInput, dryRun: true, label: `Import ${batchLabel(action)}` }, actor),
+  );
+  return { filename: source.filename, run_id: runId };
+}
+
+/**
+ * `POST /contracts/get_import_results {filename, type}`: the latest run of that import over a file of that name
+ * (the confirmed one once there is one, else its preview) as an xlsx: every input row with its outcome.
+ */
+export async function sendImportResults(ctx: AppContext, mod: ResourceModule, actionName: string, filename: string, actor: Actor, res: Response): Promise<void> {
+  const mine = isAdministrator(actor) ? sql`true` : eq(batchRuns.created_user, actor.user.id);
+  const [run] = await ctx.db
+    .select()
+    .from(batchRuns)
+    .where(and(eq(batchRuns.resource, mod.resource.key), eq(batchRuns.action, actionName), sql`${batchRuns.input}->>'filename' = ${filename}`, mine))
+    .orderBy(desc(batchRuns.id))
+    .limit(1);
+  if (!run) throw new AppError('NOT_FOUND', `No import of ${filename} found`);
+  const input = run.input as ImportRunInput;
+  const rows = await ctx.db
+    .select({ index: batchRunRows.record_id, status: batchRunRows.status, message: batchRunRows.message })
+    .from(batchRunRows)
+    .where(eq(batchRunRows.run_id, run.id))
+    .orderBy(asc(batchRunRows.position));
+  async function* lines() {
+    for (const r of rows) {
+      const values = input.rows[r.index]?.values ?? {};
+      yield [...input.columns.map((c) => values[c.key] ?? null), run!.dry_run && r.status === 'ok' ? 'Preview' : STATUS_TEXT[r.status as BatchRowStatus], r.message];
+    }
+  }
+  await sendXlsx(
+    res,
+    `Import_results_${filename.replace(/\.[^.]*$/, '')}.xlsx`,
+    run.dry_run ? 'Preview' : 'Result',
+    [
+      ...input.columns.map((c) => ({ field: c.key, title: c.title, width: 140 })),
+      { field: 'result', title: 'Result', width: 84 },
+      { field: 'message', title: 'Message', width: 420 },
+    ],
+    lines(),
+  );
 }
 
 /** The label of a run: the batch label of a record action, the action's label otherwise. */

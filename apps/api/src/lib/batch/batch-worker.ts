@@ -9,7 +9,15 @@ import { appErrorOfDatabase, isDatabaseUnavailable, isRetryable } from '../db-er
 import { recordEvent } from '../events/record.js';
 import type { ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
-import { enqueueRun } from './batch-service.js';
+import { enqueueRun, type ImportRunInput } from './batch-service.js';
+import type { ImportRow } from '../actions/types.js';
+
+/** The row of an import run that a batch row stands for (its record id is the row's index). */
+function importRowOf(run: RunRecord, index: number): ImportRow {
+  const row = (run.input as ImportRunInput).rows?.[index];
+  if (!row) throw new AppError('NOT_FOUND', `Row ${index + 1} of the import is missing`);
+  return row;
+}
 
 /** Names the worker that did a row (shown to operators in the run's rows). */
 export const WORKER_NAME = `${hostname()}:${process.pid}`;
@@ -48,12 +56,16 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
     try {
       if (!actor) throw new AppError('FORBIDDEN', 'The user who started this run may no longer run it');
       await tx.transaction(async (work) => {
-        const outcome = await runRecordAction(ctx, work as Tx, mod, action, {
-          id: row.record_id,
-          input: run.input as Record<string, unknown>,
-          actor,
-          version: row.version ?? undefined,
-        });
+        const impl = mod.actions.get(action.name);
+        const outcome =
+          impl?.kind === 'import'
+            ? await impl.row(work as Tx, actor, importRowOf(run, row.record_id), { ctx, service: mod.service })
+            : await runRecordAction(ctx, work as Tx, mod, action, {
+                id: row.record_id,
+                input: run.input as Record<string, unknown>,
+                actor,
+                version: row.version ?? undefined,
+              });
         message = outcome.message ?? 'Done';
         amount = outcome.amount === undefined ? null : String(outcome.amount);
         if (run.dry_run) throw new PreviewRollback();
@@ -78,7 +90,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
 }
 
 /** Marks the run finished once no row is pending, exactly once, with its outcome in the event log. */
-async function finishIfDone(ctx: AppContext, run: RunRecord): Promise<void> {
+async function finishIfDone(ctx: AppContext, run: RunRecord, importing: boolean): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const [finished] = await tx
       .update(batchRuns)
@@ -98,6 +110,22 @@ async function finishIfDone(ctx: AppContext, run: RunRecord): Promise<void> {
       .where(eq(batchRunRows.run_id, run.id))
       .groupBy(batchRunRows.status);
     const n = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
+    if (importing) {
+      // An import is one entry in the event log with its counts (issue 16): what was created, updated, left alone, refused.
+      const kinds = await tx
+        .select({ kind: sql<string>`split_part(${batchRunRows.message}, ' ', 1)`, n: sql<number>`count(*)::int` })
+        .from(batchRunRows)
+        .where(and(eq(batchRunRows.run_id, run.id), eq(batchRunRows.status, 'ok')))
+        .groupBy(sql`1`);
+      const k = (kind: string) => kinds.find((c) => c.kind === kind)?.n ?? 0;
+      const input = run.input as ImportRunInput;
+      await recordEvent(tx, {
+        type: 'batchRun',
+        userId: run.created_user,
+        message: `${run.label} of ${input.filename}${run.dry_run ? ' (preview)' : ''} finished (run ${run.id}): ${k('Created')} created, ${k('Updated')} updated, ${k('Unchanged')} unchanged, ${n('failed')} refused`,
+      });
+      return;
+    }
     await recordEvent(tx, {
       type: 'batchRun',
       userId: run.created_user,
@@ -143,7 +171,7 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
     } finally {
       clearInterval(heartbeat);
     }
-    await finishIfDone(ctx, run);
+    await finishIfDone(ctx, run, mod.actions.get(action.name)?.kind === 'import');
   };
 }
 

@@ -4,10 +4,11 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
+import { contractImports } from './contract-import.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
@@ -31,7 +32,7 @@ const plainFields = [
   'check_universityfee_payment', 'instalments', 'number', 'comments', 'edit_timestamp',
 ] as const;
 
-export function contractModule(ctx: AppContext): ResourceModule {
+export function contractModule(ctx: AppContext, studentService: CrudService): ResourceModule {
   const today = () => todayIn(ctx.env.APP_TIMEZONE);
   const service = createCrudService(ctx.db, {
     resource: contractResource,
@@ -105,6 +106,8 @@ export function contractModule(ctx: AppContext): ResourceModule {
     },
   });
 
+  // The imports write students through the students' own service (rules, audit, the bank-info hook).
+  const imports = contractImports(ctx, service, studentService);
   return defineModule(ctx, service, [
     recordAction(invoicePlanningActions.planInvoices, (tx, actor, { id }) => planContractInvoices(tx, actor, id)),
     recordAction(invoicePlanningActions.switchToSemesterPayment, (tx, actor, { id }) => switchContractToSemesters(tx, actor, id)),
@@ -140,7 +143,8 @@ export function contractModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
     }),
     ...contractMailActions(ctx),
-  ]);
+    ...imports.actions,
+  ], imports.routes);
 }
 
 /** A new start date without an end date brings the end date with it: start + 2 years − 1 day. */

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TemplateInfo } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
@@ -44,6 +44,27 @@ describe('the Configuration screen', () => {
     const { user } = await openConfig(developerUser, { 'GET /config/email': { body: emailConfig } });
     await user.click(screen.getByRole('tab', { name: 'Email' }));
     expect(await screen.findByLabelText(/SMTP server/)).toHaveValue('mail.example.org');
+  });
+
+  it('shows the DreamApply tab to a Developer only; its key is write-only and an empty key is not sent', async () => {
+    await openConfig(adminUser);
+    expect(screen.queryByRole('tab', { name: 'DreamApply' })).not.toBeInTheDocument();
+    cleanup();
+    const stored = { base_url: 'https://uni.dreamapply.com/api/', api_key_set: true, edit_timestamp: SEEN };
+    const { user, api } = await openConfig(developerUser, {
+      'GET /config/dream_apply': { body: stored },
+      'PUT /config/dream_apply': { body: { ...stored, base_url: 'https://other.dreamapply.com/api/' } },
+    });
+    await user.click(screen.getByRole('tab', { name: 'DreamApply' }));
+    const form = await screen.findByRole('form', { name: 'DreamApply settings' });
+    expect(within(form).getByLabelText(/^Base URL/)).toHaveValue('https://uni.dreamapply.com/api/');
+    expect(within(form).getByLabelText(/^API key/)).toHaveValue('');
+    expect(within(form).getByText('A key is stored: leave empty to keep it')).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.clear(within(form).getByLabelText(/^Base URL/));
+    await user.type(within(form).getByLabelText(/^Base URL/), 'https://other.dreamapply.com/api/');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.last('PUT /config/dream_apply')!.body).toEqual({ base_url: 'https://other.dreamapply.com/api/', api_key: null }));
   });
 
   it('is not allowed for Users and Readers, and asks the server nothing', async () => {

@@ -6,6 +6,7 @@ import { failureMessage } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys } from '../../lib/query-keys';
 import { EmailSettings } from '../../resources/config/EmailSettings';
+import { DreamApplySettings } from '../../resources/config/DreamApplySettings';
 import { TemplatesTab } from './templates-tab';
 
 /**
@@ -37,6 +38,7 @@ export function ConfigPage() {
         <Tabs.List>
           <Tabs.Tab value="templates">Templates</Tabs.Tab>
           {showEmail && <Tabs.Tab value="email">Email</Tabs.Tab>}
+          {showEmail && <Tabs.Tab value="dream_apply">DreamApply</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="templates" pt="md">
           <TemplatesTab templates={config.data?.templates} loading={config.isPending} />
@@ -44,6 +46,12 @@ export function ConfigPage() {
         {showEmail && (
           <Tabs.Panel value="email" pt="md">
             <EmailSettings />
+          </Tabs.Panel>
+        )}
+        {/* Developer only, like the Email tab (the same level in the permission table). */}
+        {showEmail && (
+          <Tabs.Panel value="dream_apply" pt="md">
+            <DreamApplySettings />
           </Tabs.Panel>
         )}
       </Tabs>

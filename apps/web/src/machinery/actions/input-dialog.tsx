@@ -18,6 +18,8 @@ export interface InputDialogProps {
   /** Where the schema's paths differ from the field names (`changes.start_date` → `start_date`). */
   fieldOfPath?: (path: readonly PropertyKey[]) => string | undefined;
   submitLabel: string;
+  /** Values the fields start with (the spec's defaults, such as the DreamApply import's academic year 2021). */
+  initialValues?: Record<string, unknown>;
   /** Keeps the button disabled until a field is filled (spec §5: a bulk edit sends nothing unchanged). */
   requireChange?: boolean;
   pending: boolean;
@@ -36,7 +38,7 @@ export function InputDialog(props: InputDialogProps) {
   const { fields, schema, onClose } = props;
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',
-    initialValues: Object.fromEntries(fields.map((def) => [def.name, toFormValue(def, null)])),
+    initialValues: Object.fromEntries(fields.map((def) => [def.name, toFormValue(def, props.initialValues?.[def.name] ?? null)])),
   });
   const wire = filled(Object.fromEntries(fields.map((def) => [def.name, toWireValue(def, form.values[def.name])])));
   const input = props.toInput ? props.toInput(wire) : wire;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Group, List, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { formatMoney, isRunOver, type BatchRun } from '@app/contracts';
-import { api, apiDownload } from '../../lib/api-client';
+import { api, apiDownload, type DownloadedFile } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { saveFile } from '../../lib/save-file';
 
@@ -14,6 +14,10 @@ export interface BatchDialogProps {
   onClose: () => void;
   /** Called once, when a run that changed things is over (the overview clears its selection and reloads). */
   onFinished: () => void;
+  /** Where "Download results" comes from when not the run's own result (an import's results file, issue 16). */
+  downloadResult?: () => Promise<DownloadedFile>;
+  /** The name such a result is saved under when the server gives none. */
+  resultName?: string;
 }
 
 const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pending: '…', ok: 'OK', failed: 'Refused', cancelled: 'Cancelled' };
@@ -23,7 +27,7 @@ const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pendin
  * `Error for {reference}` lines, says `Finished`, then lets the user download the result or retry the failed
  * rows. A preview (dry run) shows what each row would do, and Confirm does it for real.
  */
-export function BatchDialog({ runId, onClose, onFinished }: BatchDialogProps) {
+export function BatchDialog({ runId, onClose, onFinished, downloadResult, resultName }: BatchDialogProps) {
   const [current, setCurrent] = useState(runId);
   const alerts = useAlerts();
   const finishedOnce = useRef(new Set<number>());
@@ -58,8 +62,8 @@ export function BatchDialog({ runId, onClose, onFinished }: BatchDialogProps) {
   });
 
   const download = useMutation({
-    mutationFn: () => apiDownload(`/batch_runs/${current}/result`, { method: 'GET' }),
-    onSuccess: (file) => saveFile(file, `Batch_${current}.xlsx`),
+    mutationFn: () => (downloadResult ? downloadResult() : apiDownload(`/batch_runs/${current}/result`, { method: 'GET' })),
+    onSuccess: (file) => saveFile(file, resultName ?? `Batch_${current}.xlsx`),
     onError: (error) => alerts.showFailure(error, 'downloading the batch result'),
   });
 
@@ -133,7 +137,7 @@ export function BatchDialog({ runId, onClose, onFinished }: BatchDialogProps) {
           )}
           {run && over && (
             <Button variant="default" onClick={() => download.mutate()} loading={download.isPending}>
-              Download result
+              {downloadResult ? 'Download results' : 'Download result'}
             </Button>
           )}
           {run && over && !run.dry_run && run.failed > 0 && (

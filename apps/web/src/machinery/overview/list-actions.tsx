@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ActionIcon, Button, Menu } from '@mantine/core';
 import { CogIcon } from '../../lib/icons';
-import { actionPath, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
+import { actionPath, isImportAction, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
 import { api, apiDownload } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
@@ -89,7 +89,8 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
  */
 export function ListActions<D extends AnyResource>({ overview, view, inMenu }: { overview: Overview<D>; view: ViewDescriptor; inMenu?: boolean }) {
   const { user } = useAuth();
-  const actions = listActionsOf(overview.descriptor, view, user?.userrole_name);
+  // Imports take a file or a form of their own: the resource draws them in its Import menu.
+  const actions = listActionsOf(overview.descriptor, view, user?.userrole_name).filter((a) => !isImportAction(a.name));
   if (inMenu && actions.length > 0) {
     return (
       // Kept mounted: an item's dialog and its running export outlive the closed menu.

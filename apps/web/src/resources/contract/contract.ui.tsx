@@ -8,6 +8,7 @@ import { contractCells } from './contract.cells';
 import { ContractDocuments } from './contract.documents';
 import { ContractInfo } from './contract.extras';
 import { ContractMails } from './contract.mails';
+import { ContractImportMenu } from './contract.imports';
 import { contractFields, deriveContractValues } from './contract.fields';
 import { contractFilters } from './contract.filters';
 
@@ -53,6 +54,7 @@ export const contractUi = defineResourceUi({
   cells: contractCells,
   fields: contractFields,
   filters: contractFilters,
+  overview: { extras: (overview) => <ContractImportMenu overview={overview} /> },
   detail: {
     info: (detail) => <ContractInfo detail={detail} />,
     layout: contractLayout,

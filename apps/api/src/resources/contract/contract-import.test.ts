@@ -1,0 +1,371 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { eq, like } from 'drizzle-orm';
+import { CONTRACT_IMPORT_COLUMNS, ROLES, type BatchRun, type RoleName } from '@app/contracts';
+import { contracts, logEvents as events, students } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { binaryParser, createContract, createCountry, createReferences, createStudent, userWithToken } from '../../test/factories.js';
+import { listen, pdfText, streamUpload } from '../../test/files.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { rawZip, unzip, zeroBombEntry } from '../../test/zip.js';
+
+const t = await setupTestApp();
+await startTestWorkers(t);
+
+const tokens = {} as Record<RoleName, string>;
+const userIds = {} as Record<RoleName, number>;
+let refs: Awaited<ReturnType<typeof createReferences>>;
+let country: Awaited<ReturnType<typeof createCountry>>;
+beforeAll(async () => {
+  for (const { name } of ROLES) {
+    const u = await userWithToken(t.app, t.db, name);
+    tokens[name] = u.token;
+    userIds[name] = u.id;
+  }
+  refs = await createReferences(t.db);
+  country = await createCountry(t.db, { cntry_code: 'DEU', cntry_name: 'Deutschland' });
+});
+
+const api = (method: 'get' | 'post', path: string, token = tokens.User) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+const download = (method: 'get' | 'post', path: string, token = tokens.User) => api(method, path, token).buffer(true).parse(binaryParser);
+
+async function readBook(bytes: Buffer): Promise<ExcelJS.Workbook> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  return book;
+}
+
+const sheetValues = (sheet: ExcelJS.Worksheet) => {
+  const rows: unknown[][] = [];
+  sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+};
+
+/** A row of the template's columns, filled as a person would (names with diacritics, a country by its name). */
+function contractRow(n: number, over: Record<string, string> = {}): Record<string, string> {
+  return {
+    application_id: `IMP-${n}`,
+    application_round: '1',
+    intake: '2021',
+    scholarship: 'eu-full',
+    program: refs.program.shortname,
+    y1_university: refs.university.name,
+    start_date: '2021-09-01',
+    first_name: ['Zoë', 'Łukasz', 'Ağça', 'Søren', 'Željko'][n % 5]!,
+    last_name: `Müller-Ñúñez ${n}`,
+    birth_date: '12-04-1998',
+    gender: 'Female',
+    email_address: `import.${n}@example.org`,
+    address: 'Hauptstraße 5',
+    zip: '10115',
+    city: 'Berlin',
+    country: 'Deutschland',
+    payment_bank_iban: 'DE89 3704 0044 0532 0130 00',
+    payment_bank_swift: 'COBADEFFXXX',
+    ...over,
+  };
+}
+
+/** The downloaded template, its example row replaced by these rows. */
+async function filledTemplate(rows: Record<string, string>[]): Promise<Buffer> {
+  const res = await download('get', '/contracts/import_template');
+  expect(res.status).toBe(200);
+  const book = await readBook(res.body as Buffer);
+  const sheet = book.worksheets[0]!;
+  sheet.spliceRows(2, 1);
+  rows.forEach((r, i) => CONTRACT_IMPORT_COLUMNS.forEach((c, j) => (sheet.getCell(i + 2, j + 1).value = r[c.key] ?? null)));
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+/** A bank-info sheet: application number and the bank columns given. */
+async function bankSheet(rows: Record<string, string>[]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Bank');
+  sheet.addRow(['Application Number', 'IBAN', 'BIC', 'Bank Name']);
+  for (const r of rows) sheet.addRow([r.application_number, r.iban, r.bic ?? null, r.bank ?? null]);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+const upload = (path: string, bytes: Buffer, filename: string, token = tokens.User) => api('post', path, token).attach('file', bytes, { filename });
+
+async function preview(path: string, bytes: Buffer, filename: string): Promise<{ run: BatchRun; filename: string }> {
+  const res = await upload(path, bytes, filename);
+  expect(res.status, res.text).toBe(202);
+  expect(res.body).toEqual({ filename, run_id: expect.any(Number) });
+  const run = await waitForRun(t, tokens.User, res.body.run_id as number);
+  expect(run.dry_run).toBe(true);
+  return { run, filename: res.body.filename as string };
+}
+
+async function confirm(runId: number): Promise<BatchRun> {
+  const res = await api('post', `/batch_runs/${runId}/confirm`);
+  expect(res.status, res.text).toBe(202);
+  return waitForRun(t, tokens.User, res.body.run_id as number);
+}
+
+const importedContracts = () => t.db.select().from(contracts).where(like(contracts.application_id, 'IMP-%'));
+
+describe('the contract import template', () => {
+  it('every logged-in role downloads it; without login it is a 401', async () => {
+    for (const { name } of ROLES) expect((await download('get', '/contracts/import_template', tokens[name])).status, name).toBe(200);
+    expect((await t.http().get('/api/v1.0/contracts/import_template')).status).toBe(401);
+  });
+
+  it('has the header row, an example row, data validation lists on the choice columns and a sheet explaining each column', async () => {
+    const res = await download('get', '/contracts/import_template');
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = await readBook(res.body as Buffer);
+    const [sheet, lists, help] = [book.worksheets[0]!, book.getWorksheet('Lists')!, book.getWorksheet('Explanation')!];
+    const [header, example] = sheetValues(sheet);
+    expect(header).toEqual(CONTRACT_IMPORT_COLUMNS.map((c) => c.title));
+    expect(header).toEqual(expect.arrayContaining(['Application ID', 'Round', 'Intake', 'Scholarship', 'Program', 'University Y1', 'University Y2', 'Start Date', 'End Date', 'First Name', 'Last Name', 'Birth Date', 'Gender', 'E-mail', 'Address', 'Zip', 'City', 'Country', 'Citizenship', 'Phone', 'Passport', 'IBAN', 'BIC', 'Payment Holder First Name']));
+    expect(example![0]).toBe('APP-2021-0001');
+    const col = (title: string) => sheet.getColumn(CONTRACT_IMPORT_COLUMNS.findIndex((c) => c.title === title) + 1).letter;
+    expect(sheet.getCell(`${col('Gender')}2`).dataValidation).toMatchObject({ type: 'list', formulae: ['"Male,Female,Non-Binary"'] });
+    expect(sheet.getCell(`${col('Round')}5`).dataValidation).toMatchObject({ type: 'list', formulae: ['"0,1,2,3,4,5"'] });
+    const program = sheet.getCell(`${col('Program')}2`).dataValidation;
+    expect(program.type).toBe('list');
+    expect(program.formulae![0]).toMatch(/^Lists!\$[A-Z]+\$2:\$[A-Z]+\$\d+$/);
+    // The Lists sheet holds the database's programs.
+    expect(sheetValues(lists).flat()).toContain(refs.program.shortname);
+    const explained = sheetValues(help).map((r) => r[0]);
+    for (const c of CONTRACT_IMPORT_COLUMNS) expect(explained).toContain(c.title);
+  });
+});
+
+describe('contract import from Excel', () => {
+  let file: Buffer;
+  beforeAll(async () => {
+    const rows = [contractRow(1), contractRow(2), contractRow(3, { payment_bank_iban: 'DE89 3704 0044 0532 0130 01' }), contractRow(4), contractRow(5)];
+    file = await filledTemplate(rows);
+  });
+
+  it('previews five rows: four to create, the bad IBAN refused naming the column, nothing written', async () => {
+    const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
+    expect(run.total).toBe(5);
+    expect(run.rows.filter((r) => r.ok)).toHaveLength(4);
+    expect(run.rows.filter((r) => r.ok).map((r) => r.message)).toEqual(Array(4).fill('Created student and contract'));
+    const refused = run.rows.filter((r) => !r.ok);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.message).toBe('Error for row 4: IBAN: checksum wrong');
+    expect(await importedContracts()).toHaveLength(0);
+  });
+
+  it('a Reader may not import (403), and a second file field or no file is a 400 naming the field', async () => {
+    expect((await upload('/contracts/import', file, 'x.xlsx', tokens.Reader)).status).toBe(403);
+    const none = await api('post', '/contracts/import').field('note', 'x');
+    expect(none.status).toBe(400);
+    expect(none.body.message).toMatch(/^(note|file): /);
+  });
+
+  it('confirmed, it creates four contracts with the screen defaults and names intact; one event with the counts', async () => {
+    const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
+    const done = await confirm(run.id);
+    expect(done.dry_run).toBe(false);
+    expect(done.rows.map((r) => r.message)).toEqual(Array(4).fill('Created student and contract'));
+    const made = await importedContracts();
+    expect(made.map((c) => c.application_id).sort()).toEqual(['IMP-1', 'IMP-2', 'IMP-4', 'IMP-5']);
+    for (const c of made) {
+      expect(c).toMatchObject({ start_date: '2021-09-01', end_date: '2023-08-31', active: true, bankinfo_required: true, check_universityfee_payment: true, instalments: false, scholarship_id: 1, program_id: refs.program.id, y1_university_id: refs.university.id, intake: 2021, application_round: 1 });
+    }
+    const [zoe] = await t.db.select().from(students).where(eq(students.email_address, 'import.5@example.org'));
+    expect(zoe).toMatchObject({ first_name: 'Zoë', last_name: 'Müller-Ñúñez 5', birth_date: '1998-04-12', cntry_id: country.id, payment_bank_iban: 'DE89370400440532013000', gender: 'Female' });
+    // The student's bank details came with the import: a bank-info update, stamped with who and when.
+    expect(zoe!.bankinfo_update_user).toBe(userIds.User);
+    expect(zoe!.bankinfo_update_timestamp).not.toBeNull();
+    const logged = await t.db.select().from(events).where(like(events.le_message, `Import Excel contracts of Intake 2021 – Zoë.xlsx finished (run ${done.id})%`));
+    expect(logged.map((e) => e.le_message)).toEqual([`Import Excel contracts of Intake 2021 – Zoë.xlsx finished (run ${done.id}): 4 created, 0 updated, 0 unchanged, 0 refused`]);
+  });
+
+  it('the same file again creates nothing: four rows unchanged, the bad one refused again', async () => {
+    const before = (await importedContracts()).length;
+    const studentsBefore = (await t.db.select().from(students).where(like(students.email_address, 'import.%'))).length;
+    const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged', 'Error for row 4: IBAN: checksum wrong', 'Unchanged', 'Unchanged']);
+    const done = await confirm(run.id);
+    expect(done.rows.map((r) => r.message)).toEqual(Array(4).fill('Unchanged'));
+    expect(await importedContracts()).toHaveLength(before);
+    expect(await t.db.select().from(students).where(like(students.email_address, 'import.%'))).toHaveLength(studentsBefore);
+  });
+
+  it('a changed cell updates the record it belongs to; an existing student found by name and birth date gets the new contract', async () => {
+    const changed = await filledTemplate([
+      contractRow(1, { city: 'München' }),
+      contractRow(6, { email_address: 'another.address@example.org', first_name: 'Zoë', last_name: 'Müller-Ñúñez 5', birth_date: '1998-04-12' }),
+    ]);
+    const { run } = await preview('/contracts/import', changed, 'changes.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual(['Updated student: city', 'Created contract for the existing student (student updated: email_address)']);
+  });
+
+  it('refuses rows with unknown references and missing fields, naming each column', async () => {
+    const bad = await filledTemplate([contractRow(7, { program: 'No such program', country: 'Atlantis', email_address: 'not-an-email', start_date: '31-02-2021', application_round: '9' })]);
+    const { run } = await preview('/contracts/import', bad, 'bad.xlsx');
+    const message = run.rows[0]!.message!;
+    expect(message).toContain('Program: "No such program" is not known');
+    expect(message).toContain('Country: "Atlantis" is not known');
+    expect(message).toContain('E-mail: Email address must be a valid e-mail address');
+    expect(message).toContain('Start Date: must be a date (YYYY-MM-DD)');
+    expect(message).toContain('Round: must be 0 to 5');
+    // A reference not found is named once, not again as "required".
+    expect(message).not.toContain('Country is required');
+  });
+
+  it('get_import_results answers the results xlsx: each input row with its outcome', async () => {
+    const res = await download('post', '/contracts/get_import_results').send({ filename: 'Intake 2021 – Zoë.xlsx', type: 'contracts' });
+    expect(res.status).toBe(200);
+    const [header, ...lines] = sheetValues((await readBook(res.body as Buffer)).worksheets[0]!);
+    expect(header).toEqual([...CONTRACT_IMPORT_COLUMNS.map((c) => c.title), 'Result', 'Message']);
+    expect(lines).toHaveLength(4);
+    expect(lines.map((l) => l[0])).toEqual(['IMP-1', 'IMP-2', 'IMP-4', 'IMP-5']);
+    expect(lines[1]![CONTRACT_IMPORT_COLUMNS.findIndex((c) => c.key === 'first_name')]).toBe('Ağça');
+    expect(lines.map((l) => l.slice(-2))).toEqual(Array(4).fill(['OK', 'Unchanged']));
+    const missing = await api('post', '/contracts/get_import_results').send({ filename: 'never.xlsx', type: 'contracts' });
+    expect(missing.status).toBe(404);
+    const wrong = await api('post', '/contracts/get_import_results').send({ filename: 'x.xlsx', type: 'payments' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toHaveProperty('type');
+  });
+});
+
+describe('bank info import', () => {
+  let a: Awaited<ReturnType<typeof createContract>>;
+  let b: Awaited<ReturnType<typeof createContract>>;
+  beforeAll(async () => {
+    a = await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Ægir', email_address: 'aegir@example.org' })).id });
+    b = await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Brönte', email_address: 'bronte@example.org' })).id });
+  });
+
+  it('from a zip of two sheets: sets the bank fields, the bank-info-updated timestamp and user on the student and the contract', async () => {
+    const sheetA = await bankSheet([{ application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L', bank: 'NatWest' }]);
+    const sheetB = await bankSheet([{ application_number: b.application_number, iban: 'DE89370400440532013000' }]);
+    const zip = rawZip([
+      { name: 'forms/Ægir.xlsx', data: sheetA },
+      { name: 'Brönte.xlsx', data: sheetB },
+      { name: 'readme.txt', data: Buffer.from('ignored') },
+    ]);
+    const { run } = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
+    expect(run.rows.map((r) => [r.reference, r.message])).toEqual([
+      ['forms/Ægir.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift, payment_bank_name'],
+      ['Brönte.xlsx row 2', 'Updated payment_bank_iban'],
+    ]);
+    expect((await t.db.select().from(students).where(eq(students.id, a.student_id)))[0]!.payment_bank_iban).toBeNull();
+    await confirm(run.id);
+    const [sa] = await t.db.select().from(students).where(eq(students.id, a.student_id));
+    expect(sa).toMatchObject({ payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L', payment_bank_name: 'NatWest', bankinfo_update_user: userIds.User });
+    expect(sa!.bankinfo_update_timestamp).not.toBeNull();
+    const [ca] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
+    expect(ca!.bankinfo_updated_timestamp).not.toBeNull();
+    const again = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
+    expect(again.run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged']);
+    const res = await download('post', '/contracts/get_import_results').send({ filename: 'bank forms.zip', type: 'bankinfo' });
+    expect(res.status).toBe(200);
+    const [header, first] = sheetValues((await readBook(res.body as Buffer)).worksheets[0]!);
+    expect(header!.slice(0, 2)).toEqual(['Application Number', 'IBAN']);
+    expect(first!.slice(0, 2)).toEqual([a.application_number, 'GB82 WEST 1234 5698 7654 32']);
+  });
+
+  it('from one .xlsx; a bad IBAN and an unknown application number are refused naming the column', async () => {
+    const sheet = await bankSheet([
+      { application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 33' },
+      { application_number: 'A999999', iban: 'DE89370400440532013000' },
+    ]);
+    const { run } = await preview('/contracts/import_bankinfo', sheet, 'bank.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual(['Error for row 2: IBAN: checksum wrong', 'Error for row 3: Application Number: no contract "A999999"']);
+  });
+});
+
+describe('hostile uploads are refused with 4xx, and the next request is served', () => {
+  let sheet: Buffer;
+  beforeAll(async () => {
+    sheet = await bankSheet([{ application_number: 'A000001', iban: 'DE89370400440532013000' }]);
+  });
+
+  const refused = async (bytes: Buffer, filename: string, status: number, message: RegExp) => {
+    const res = await upload('/contracts/import_bankinfo', bytes, filename);
+    expect(res.status, res.text).toBe(status);
+    expect(res.body.message).toMatch(message);
+    expect(res.text).not.toMatch(/stack|at \w+ \(|node_modules/);
+    expect((await api('get', '/contracts')).status).toBe(200);
+  };
+
+  it('an entry ../../evil.xlsx', () => refused(rawZip([{ name: '../../evil.xlsx', data: sheet }]), 'a.zip', 400, /^file: the entry "\.\.\/\.\.\/evil\.xlsx" points outside the archive$/));
+  it('an absolute path', () => refused(rawZip([{ name: '/etc/evil.xlsx', data: sheet }]), 'a.zip', 400, /^file: the entry "\/etc\/evil\.xlsx" points outside the archive$/));
+  it('a symlink entry', () => refused(rawZip([{ name: 'link.xlsx', data: Buffer.from('/etc/passwd'), unixMode: 0o120777 }]), 'a.zip', 400, /^file: the entry "link\.xlsx" is a link$/));
+  it('a 1 GB zip bomb', async () => {
+    const bomb = rawZip([await zeroBombEntry('bomb.xlsx', 1024 * 1024 * 1024)]);
+    expect(bomb.length).toBeLessThan(20 * 1024 * 1024);
+    await refused(bomb, 'bomb.zip', 400, /zip bomb/);
+  });
+  it('a zip whose entry says it is small but inflates to more', async () => {
+    const bomb = await zeroBombEntry('liar.xlsx', 64 * 1024 * 1024);
+    await refused(rawZip([{ ...bomb, uncompressedSize: 1000 }]), 'liar.zip', 400, /^file: /);
+  });
+  it('a PDF renamed .xlsx', () => refused(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'), 'grades.xlsx', 400, /^file: /));
+  it('a PDF inside a zip, named .xlsx', () => refused(rawZip([{ name: 'grades.xlsx', data: Buffer.from('%PDF-1.4\n%%EOF\n') }]), 'a.zip', 400, /^file: "grades\.xlsx": not an Excel \(\.xlsx\) file by its content$/));
+  it('an empty file', () => refused(Buffer.alloc(0), 'empty.xlsx', 400, /^file: /));
+  it('a spreadsheet without the required column', async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('x').addRow(['IBAN']);
+    await refused(Buffer.from(await book.xlsx.writeBuffer()), 'x.xlsx', 400, /^file: the header row lacks the column Application Number$/);
+  });
+  it('a 200 MB upload gets its 413 while it is still being sent', async () => {
+    const port = await listen(t.app);
+    const head = Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="huge.zip"\r\nContent-Type: application/zip\r\n\r\nPK\u0003\u0004');
+    const answer = await streamUpload({
+      port,
+      path: '/api/v1.0/contracts/import_bankinfo',
+      headers: { Authorization: `Bearer ${tokens.User}`, 'Content-Type': 'multipart/form-data; boundary=B' },
+      head,
+      filler: Buffer.alloc(64 * 1024),
+      maxBytes: 200 * 1024 * 1024,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.sentBeforeAnswer).toBeLessThan(40 * 1024 * 1024);
+    expect((await api('get', '/contracts')).status).toBe(200);
+  });
+});
+
+describe('Student_Agreements.zip', () => {
+  it('one PDF per selected contract, safe unique names, each naming its student; every role may download it', async () => {
+    const s1 = await createStudent(t.db, { first_name: 'Zoë', last_name: 'Ørsted/../x', email_address: 'z@example.org' });
+    const s2 = await createStudent(t.db, { first_name: 'Ağça', last_name: 'Çelik', email_address: 'c@example.org' });
+    const c1 = await createContract(t.db, { student_id: s1.id });
+    const c2 = await createContract(t.db, { student_id: s2.id });
+    const c3 = await createContract(t.db, { student_id: s2.id });
+    for (const { name } of ROLES) {
+      const res = await download('post', '/contracts/download_student_agreements', tokens[name]).send({ ids: [c1.id, c2.id, c3.id] });
+      expect(res.status, name).toBe(200);
+      expect(res.headers['content-type']).toBe('application/zip');
+      expect(res.headers['content-disposition']).toContain('Student_Agreements.zip');
+      const entries = await unzip(res.body as Buffer);
+      expect(entries).toHaveLength(3);
+      const names = entries.map((e) => e.name);
+      expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(3);
+      for (const n of names) {
+        expect(n).toMatch(/\.pdf$/);
+        expect(n).not.toMatch(/[/\\]|\.\./);
+      }
+      // Each contract's PDF (found by the application number in its name) names its own student.
+      for (const [c, student] of [[c1, 'Zoë Ørsted/../x'], [c2, 'Ağça Çelik'], [c3, 'Ağça Çelik']] as const) {
+        const entry = entries.find((e) => e.name.includes(c.application_number));
+        expect(entry, c.application_number).toBeDefined();
+        expect(pdfText(entry!.data)).toContain(student);
+      }
+    }
+  });
+
+  it('by the filter when nothing is selected; an empty choice is a 400', async () => {
+    const s = await createStudent(t.db, { first_name: 'Filtered', last_name: 'Person' });
+    const c = await createContract(t.db, { student_id: s.id });
+    const res = await download('post', '/contracts/download_student_agreements').send({ filter: { student_id: String(s.id) } });
+    expect(res.status).toBe(200);
+    const entries = await unzip(res.body as Buffer);
+    expect(entries).toHaveLength(1);
+    expect(pdfText(entries[0]!.data)).toContain('Filtered Person');
+    expect(entries[0]!.name).toContain(c.application_number);
+    const none = await api('post', '/contracts/download_student_agreements').send({ filter: { student_id: '999999' } });
+    expect(none.status).toBe(400);
+  });
+});
+
+

@@ -1,0 +1,534 @@
+import archiver from 'archiver';
+import ExcelJS from 'exceljs';
+import { Router, type Response } from 'express';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { validateIBAN, ValidationErrorsIBAN } from 'ibantools';
+import {
+  AppError,
+  BANKINFO_IMPORT_COLUMNS,
+  CONTRACT_IMPORT_COLUMNS,
+  ContractCreateSchema,
+  contractEndDate,
+  contractImportActions,
+  contractResource,
+  IMPORT_TYPES,
+  ImportResultsRequestSchema,
+  STUDENT_BANK_FIELDS,
+  StudentCreateSchema,
+  todayIn,
+  type ImportColumn,
+} from '@app/contracts';
+import { contracts, countries, programs, scholarships, students, universities, type DbOrTx, type Tx } from '@app/db';
+import type { z } from 'zod';
+import type { ResourceModule } from '../../lib/actions/module.js';
+import { importAction, listAction, type ActionImpl, type ActionOutcome, type ImportRow, type ImportSource } from '../../lib/actions/types.js';
+import { sendImportResults } from '../../lib/batch/batch-service.js';
+import type { AppContext } from '../../lib/context.js';
+import { actorOf } from '../../lib/crud/crud-router.js';
+import type { Actor, CrudService, Row } from '../../lib/crud/crud-service.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
+import { parseInput } from '../../lib/errors.js';
+import { describeChanges, recordEvent } from '../../lib/events/record.js';
+import { sanitizeFilename } from '../../lib/files/filename.js';
+import { readSheet } from '../../lib/imports/sheet.js';
+import { readZip } from '../../lib/imports/zip.js';
+import { dreamApplyClient } from '../../lib/dream-apply/client.js';
+import { dreamApplyConfigRouter, readDreamApplySettings } from '../../lib/dream-apply/settings.js';
+import { route } from '../../lib/routes.js';
+import { contractTemplateData } from '../../lib/templates/contract-data.js';
+import { renderPdf } from '../../lib/templates/pdf.js';
+
+type Values = Record<string, string | null>;
+type ListKind = 'programs' | 'universities' | 'scholarships' | 'countries';
+
+/** How each reference table is looked up: by short name (code) or name, without case. */
+const LOOKUPS: Record<ListKind, { id: AnyPgColumn; keys: AnyPgColumn[]; label: AnyPgColumn; table: typeof programs | typeof universities | typeof scholarships | typeof countries }> = {
+  programs: { table: programs, id: programs.id, keys: [programs.shortname, programs.name], label: programs.shortname },
+  universities: { table: universities, id: universities.id, keys: [universities.shortname, universities.name], label: universities.shortname },
+  scholarships: { table: scholarships, id: scholarships.id, keys: [scholarships.code], label: scholarships.code },
+  countries: { table: countries, id: countries.id, keys: [countries.cntry_code, countries.cntry_name], label: countries.cntry_code },
+};
+
+/** The column a form field comes from, for messages that name the column. */
+const FIELD_COLUMN: Record<string, string> = {
+  cntry_id: 'country',
+  citizenship1_cntry_id: 'citizenship',
+  payment_bank_cntry_id: 'payment_bank_country',
+  payment_holder_cntry_id: 'payment_holder_country',
+  scholarship_id: 'scholarship',
+  program_id: 'program',
+  y1_university_id: 'y1_university',
+  y2_university_id: 'y2_university',
+};
+
+const titleOf = (columns: readonly ImportColumn[], key: string) => columns.find((c) => c.key === (FIELD_COLUMN[key] ?? key))?.title ?? key;
+
+/** "IBAN: checksum wrong", "Start Date: must be a date": the column first, the form's label not repeated. */
+function problem(title: string, message: string): string {
+  const rest = message.toLowerCase().startsWith(`${title.toLowerCase()} `) ? message.slice(title.length + 1) : message;
+  return `${title}: ${rest}`;
+}
+
+/** Collects a row's problems; a row with any is refused as a whole, naming each column (once). */
+class Problems {
+  readonly list: string[] = [];
+  private readonly named = new Set<string>();
+  constructor(private readonly columns: readonly ImportColumn[]) {}
+  add(key: string, message: string) {
+    const column = FIELD_COLUMN[key] ?? key;
+    if (this.named.has(column)) return;
+    this.named.add(column);
+    this.list.push(problem(titleOf(this.columns, key), message));
+  }
+  zod(error: z.ZodError) {
+    for (const issue of error.issues) {
+      const key = String(issue.path[0] ?? '');
+      if (key === 'student_id') continue;
+      this.add(key, issue.message);
+    }
+  }
+  throwIfAny() {
+    if (this.list.length > 0) throw new AppError('BAD_REQUEST', this.list.join('; '));
+  }
+}
+
+/** A reference by short name or name (country by code or name); an unknown or ambiguous one is a problem. */
+async function lookup(tx: DbOrTx, kind: ListKind, text: string | null, key: string, problems: Problems): Promise<number | null> {
+  if (text === null) return null;
+  const l = LOOKUPS[kind];
+  const matches = await tx
+    .select({ id: l.id })
+    .from(l.table)
+    .where(sql.join(l.keys.map((k): SQL => sql`lower(${k}) = lower(${text})`), sql` or `))
+    .limit(2);
+  if (matches.length === 1) return matches[0]!.id as number;
+  problems.add(key, matches.length === 0 ? `"${text}" is not known` : `"${text}" matches more than one`);
+  return null;
+}
+
+/** YYYY-MM-DD as is; DD-MM-YYYY and DD.MM.YYYY (as people type dates) turned round. */
+function isoDateText(text: string | null): string | null {
+  if (text === null) return null;
+  const m = /^(\d{1,2})[-./](\d{1,2})[-./](\d{4})$/.exec(text);
+  return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : text;
+}
+
+function whole(text: string | null): number | string | undefined {
+  if (text === null) return undefined;
+  return /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
+/** The IBAN's own check, with the reason a person can fix. */
+function ibanProblem(text: string | null): string | null {
+  if (text === null) return null;
+  const result = validateIBAN(text.replace(/\s+/g, '').toUpperCase());
+  if (result.valid) return null;
+  if (result.errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) || result.errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) {
+    return 'checksum wrong';
+  }
+  if (result.errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return 'unknown country code';
+  if (result.errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) return 'wrong length for its country';
+  return 'not a valid IBAN';
+}
+
+/** The bank fields of a row (those it fills; empty cells leave what is stored). */
+async function bankValues(tx: DbOrTx, v: Values, problems: Problems): Promise<Row> {
+  const out: Row = {};
+  const iban = ibanProblem(v.payment_bank_iban ?? null);
+  if (iban) problems.add('payment_bank_iban', iban);
+  for (const field of STUDENT_BANK_FIELDS) {
+    if (field === 'payment_bank_cntry_id' || field === 'payment_holder_cntry_id') {
+      const key = FIELD_COLUMN[field]!;
+      const id = await lookup(tx, 'countries', v[key] ?? null, key, problems);
+      if (id !== null) out[field] = id;
+    } else if (v[field] !== null && v[field] !== undefined) out[field] = v[field];
+  }
+  return out;
+}
+
+/** Only the fields a row gives: an empty cell never clears what is stored. */
+const given = (values: Row) => Object.fromEntries(Object.entries(values).filter(([, x]) => x !== null && x !== undefined));
+
+/** Rows of one key are done one at a time (two workers share a run): a second row waits and then finds the first's record. */
+const lockKey = (tx: Tx, key: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+
+/** Changes of an existing record through its service's own diff, audit and hooks; the event names the import. */
+async function updateThrough(tx: Tx, service: CrudService, id: number, values: Row, actor: Actor, what: string): Promise<string[]> {
+  const locked = await service.lock(tx, id);
+  const changed = await service.applyChanges(tx, locked.row, values, actor);
+  if (Object.keys(changed).length === 0) return [];
+  await recordEvent(tx, {
+    ...service.eventOf('update', locked.row, actor.user),
+    message: `${what}: updated ${service.config.resource.title} ${service.reference(locked.row)}: ${describeChanges(changed)}`,
+    changes: changed,
+  });
+  return Object.keys(changed);
+}
+
+/** One row of the contract import: the student found or created, the contract found by its application ID or created. */
+async function importContractRow(
+  tx: Tx,
+  actor: Actor,
+  row: ImportRow,
+  contractService: CrudService,
+  studentService: CrudService,
+  extra: Row = {},
+): Promise<ActionOutcome> {
+  const v = row.values;
+  const problems = new Problems(CONTRACT_IMPORT_COLUMNS);
+  const student: Row = {
+    first_name: v.first_name ?? '',
+    last_name: v.last_name ?? '',
+    address: v.address ?? '',
+    zip: v.zip ?? '',
+    city: v.city ?? '',
+    cntry_id: await lookup(tx, 'countries', v.country ?? null, 'country', problems),
+    birth_date: isoDateText(v.birth_date ?? null) ?? '',
+    gender: v.gender,
+    citizenship1_cntry_id: await lookup(tx, 'countries', v.citizenship ?? null, 'citizenship', problems),
+    phone: v.phone,
+    email_address: v.email_address ?? '',
+    passport_number: v.passport_number,
+    ...(await bankValues(tx, v, problems)),
+  };
+  const contract: Row = {
+    student_id: 1,
+    scholarship_id: await lookup(tx, 'scholarships', v.scholarship ?? null, 'scholarship', problems),
+    program_id: await lookup(tx, 'programs', v.program ?? null, 'program', problems),
+    y1_university_id: await lookup(tx, 'universities', v.y1_university ?? null, 'y1_university', problems),
+    y2_university_id: await lookup(tx, 'universities', v.y2_university ?? null, 'y2_university', problems),
+    intake: whole(v.intake ?? null),
+    application_round: whole(v.application_round ?? null),
+    application_id: v.application_id ?? '',
+    start_date: isoDateText(v.start_date ?? null) ?? '',
+    end_date: isoDateText(v.end_date ?? null) ?? undefined,
+  };
+  const parsedStudent = StudentCreateSchema.safeParse(student);
+  if (!parsedStudent.success) problems.zod(parsedStudent.error);
+  const parsedContract = ContractCreateSchema.safeParse(contract);
+  if (!parsedContract.success) problems.zod(parsedContract.error);
+  // A reference that was not found is already named; zod's "is required" for it would say it twice.
+  problems.throwIfAny();
+  const s = given(parsedStudent.data as Row);
+  const { student_id: _placeholder, ...parsedFields } = given(parsedContract.data as Row);
+  const c: Row = { ...parsedFields, ...extra };
+  if (c.end_date === undefined) c.end_date = contractEndDate(String(c.start_date));
+
+  await lockKey(tx, `contract-import:application:${String(c.application_id)}`);
+  await lockKey(tx, `contract-import:student:${String(s.email_address).toLowerCase()}`);
+  const found = await tx.select({ id: contracts.id, student_id: contracts.student_id }).from(contracts).where(eq(contracts.application_id, String(c.application_id))).limit(2);
+  if (found.length > 1) throw new AppError('CONFLICT', `Application ID: "${String(c.application_id)}" belongs to more than one contract`);
+  const what = 'Contract import';
+
+  let studentId = found[0]?.student_id;
+  if (studentId === undefined) {
+    const [byKey] = await tx
+      .select({ id: students.id })
+      .from(students)
+      .where(
+        sql`lower(${students.email_address}) = lower(${String(s.email_address)}) or (lower(${students.first_name}) = lower(${String(s.first_name)}) and lower(${students.last_name}) = lower(${String(s.last_name)}) and ${students.birth_date} = ${String(s.birth_date)})`,
+      )
+      .orderBy(sql`lower(${students.email_address}) = lower(${String(s.email_address)}) desc`, students.id)
+      .limit(1);
+    studentId = byKey?.id;
+  }
+  let studentCreated = false;
+  let studentChanged: string[] = [];
+  if (studentId === undefined) {
+    studentId = (await studentService.create(s, actor, { tx })).id;
+    studentCreated = true;
+  } else {
+    studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what);
+  }
+
+  if (found[0] === undefined) {
+    await contractService.create({ ...c, student_id: studentId }, actor, { tx });
+    return { message: studentCreated ? 'Created student and contract' : `Created contract for the existing student${studentChanged.length > 0 ? ` (student updated: ${studentChanged.join(', ')})` : ''}` };
+  }
+  const contractChanged = await updateThrough(tx, contractService, found[0].id, c, actor, what);
+  if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
+  const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
+  return { message: `Updated ${parts.join('; ')}` };
+}
+
+/**
+ * One row of the bank-info import: the contract found by its application number (or application ID), its
+ * student's bank fields set. A change of them is a bank-info update (spec §3, issue 18 point 9): the student
+ * service's hook stamps the student's and the contracts' bank-info-updated timestamp and user.
+ */
+async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentService: CrudService): Promise<ActionOutcome> {
+  const v = row.values;
+  const problems = new Problems(BANKINFO_IMPORT_COLUMNS);
+  const number = v.application_number;
+  if (!number) problems.add('application_number', 'is required');
+  const bank = await bankValues(tx, v, problems);
+  const parsed = StudentCreateSchema.pick({
+    payment_holder_first_name: true, payment_holder_last_name: true, payment_holder_address: true, payment_holder_zip_city: true,
+    payment_holder_cntry_id: true, payment_bank_iban: true, payment_bank_swift: true, payment_bank_reference: true, payment_bank_name: true,
+    payment_bank_address: true, payment_bank_zip_city: true, payment_bank_cntry_id: true,
+  }).safeParse(bank);
+  if (!parsed.success) problems.zod(parsed.error);
+  problems.throwIfAny();
+  const values = given(parsed.data as Row);
+  if (Object.keys(values).length === 0) throw new AppError('BAD_REQUEST', 'The row has no bank information');
+  const matches = await tx
+    .select({ student_id: contracts.student_id })
+    .from(contracts)
+    .where(sql`${contracts.application_number} = ${number} or ${contracts.application_id} = ${number}`)
+    .orderBy(sql`${contracts.application_number} = ${number} desc`)
+    .limit(2);
+  const studentIds = [...new Set(matches.map((m) => m.student_id))];
+  if (studentIds.length === 0) throw new AppError('NOT_FOUND', `Application Number: no contract "${number}"`);
+  if (studentIds.length > 1) throw new AppError('CONFLICT', `Application Number: "${number}" matches contracts of different students`);
+  const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import');
+  return { message: changed.length === 0 ? 'Unchanged' : `Updated ${changed.join(', ')}` };
+}
+
+/** The columns of a DreamApply import's rows (and of its results file). */
+const DREAM_COLUMNS = [
+  { key: 'application_id', title: 'DreamApply application' },
+  { key: 'da_offer_type_displayname', title: 'Offer' },
+  { key: 'first_name', title: 'First Name' },
+  { key: 'last_name', title: 'Last Name' },
+  { key: 'email_address', title: 'E-mail' },
+  { key: 'phone', title: 'Phone' },
+  { key: 'citizenship', title: 'Citizenship' },
+  { key: 'intake', title: 'Intake' },
+] as const;
+
+/**
+ * One application with an accepted offer from DreamApply: the contract it already has (by `da_application_id`,
+ * else by application ID) gets the DreamApply fields, and its student the name, e-mail and phone DreamApply
+ * holds; an application the office has no contract for yet goes through the Excel row's rules, so what
+ * DreamApply does not say (program, scholarship, university, address, birth date) refuses it, naming each.
+ */
+async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contractService: CrudService, studentService: CrudService): Promise<ActionOutcome> {
+  const v = row.values;
+  const id = v.application_id ?? '';
+  await lockKey(tx, `contract-import:application:${id}`);
+  const [found] = await tx
+    .select({ id: contracts.id, student_id: contracts.student_id })
+    .from(contracts)
+    .where(sql`${contracts.da_application_id} = ${id} or (${contracts.da_application_id} is null and ${contracts.application_id} = ${id})`)
+    .orderBy(sql`${contracts.da_application_id} = ${id} desc nulls last`, contracts.id)
+    .limit(1);
+  const da = { da_application_id: id, da_offer_type_displayname: v.da_offer_type_displayname };
+  if (!found) return importContractRow(tx, actor, row, contractService, studentService, da);
+  const problems = new Problems(CONTRACT_IMPORT_COLUMNS);
+  const student = StudentCreateSchema.pick({ first_name: true, last_name: true, email_address: true, phone: true }).partial().safeParse(
+    given({ first_name: v.first_name, last_name: v.last_name, email_address: v.email_address, phone: v.phone }),
+  );
+  if (!student.success) problems.zod(student.error);
+  problems.throwIfAny();
+  const what = 'DreamApply import';
+  const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what);
+  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what);
+  if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
+  const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
+  return { message: `Updated ${parts.join('; ')}` };
+}
+
+/** Reads the accepted applications from DreamApply into import rows; nothing is written before all are read. */
+async function readDreamApply(ctx: AppContext, input: { academic_year: number; updates_in_last_days: number }): Promise<ImportSource> {
+  const settings = await readDreamApplySettings(ctx.db);
+  if (!settings.base_url || !settings.api_key) throw new AppError('CONFLICT', 'DreamApply is not configured: a Developer enters its base URL and API key in the configuration');
+  const client = dreamApplyClient({ baseUrl: settings.base_url, apiKey: settings.api_key, timeoutMs: ctx.env.DREAM_APPLY_TIMEOUT_MS });
+  const accepted = await client.acceptedApplications(input.academic_year, input.updates_in_last_days);
+  const rows: ImportRow[] = accepted.map((a) => ({
+    reference: `DreamApply application ${a.applicationId}`,
+    values: {
+      application_id: a.applicationId,
+      da_offer_type_displayname: a.offerType,
+      first_name: a.applicant.given,
+      last_name: a.applicant.family,
+      email_address: a.applicant.email,
+      phone: a.applicant.phone,
+      citizenship: a.applicant.citizenship,
+      intake: String(input.academic_year),
+    },
+  }));
+  if (rows.length === 0) throw new AppError('CONFLICT', `DreamApply has no application with an accepted offer for ${input.academic_year}${input.updates_in_last_days > 0 ? ` updated in the last ${input.updates_in_last_days} days` : ''}`);
+  const days = input.updates_in_last_days > 0 ? `, last ${input.updates_in_last_days} days` : '';
+  return { filename: `DreamApply ${input.academic_year}${days}`, columns: DREAM_COLUMNS, rows };
+}
+
+/** A bank-info upload: one .xlsx, or a .zip whose .xlsx entries are read (others are passed over). */
+async function readBankinfo(file: { filename: string; mimeType: string; buffer: Buffer }): Promise<ImportSource> {
+  const columns = BANKINFO_IMPORT_COLUMNS.map(({ key, title }) => ({ key, title }));
+  if (file.mimeType !== 'application/zip') return { filename: file.filename, columns, rows: await readSheet(file.buffer, BANKINFO_IMPORT_COLUMNS) };
+  const isSheet = (name: string) => name.toLowerCase().endsWith('.xlsx') && !name.startsWith('__MACOSX/') && !name.split('/').pop()!.startsWith('.');
+  const entries = await readZip(file.buffer, isSheet);
+  if (entries.length === 0) throw new AppError('BAD_REQUEST', 'file: the zip holds no .xlsx file', { file: ['The zip holds no .xlsx file'] });
+  const rows: ImportRow[] = [];
+  for (const entry of entries) rows.push(...(await readSheet(entry.data, BANKINFO_IMPORT_COLUMNS, entry.name)));
+  return { filename: file.filename, columns, rows };
+}
+
+/** The reference lists the template's choice columns offer, from the database. */
+async function listValues(db: DbOrTx, kind: ListKind): Promise<string[]> {
+  const l = LOOKUPS[kind];
+  const rows = await db.select({ v: l.label }).from(l.table).orderBy(l.label).limit(5000);
+  return rows.map((r) => String(r.v));
+}
+
+/**
+ * The import template (issue 16): a sheet with the header row and an example row, data validation lists on the
+ * choice columns (fixed lists inline, reference tables from a Lists sheet), and a sheet explaining each column.
+ */
+export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[], sheetName: string): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet(sheetName);
+  const lists = book.addWorksheet('Lists');
+  sheet.columns = columns.map((c) => ({ header: c.title, key: c.key, width: Math.max(14, c.title.length + 4) }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, c.example])));
+  let listCol = 0;
+  for (const [i, c] of columns.entries()) {
+    if (!c.list) continue;
+    let formula: string;
+    if (Array.isArray(c.list) && c.list.join(',').length < 250) {
+      formula = `"${c.list.join(',')}"`;
+    } else {
+      const values = Array.isArray(c.list) ? [...(c.list as readonly string[])] : await listValues(db, c.list as ListKind);
+      listCol += 1;
+      const letter = lists.getColumn(listCol).letter;
+      lists.getCell(1, listCol).value = c.title;
+      values.forEach((v, r) => (lists.getCell(r + 2, listCol).value = v));
+      formula = `Lists!$${letter}$2:$${letter}$${Math.max(2, values.length + 1)}`;
+    }
+    const letter = sheet.getColumn(i + 1).letter;
+    // The validation covers the rows people fill; a value not in the list is only warned about (names may be typed).
+    for (let r = 2; r <= 1000; r++) {
+      sheet.getCell(`${letter}${r}`).dataValidation = {
+        type: 'list',
+        allowBlank: !c.required,
+        formulae: [formula],
+        showErrorMessage: true,
+        errorStyle: 'warning',
+        error: `Choose a value from the list (${c.title})`,
+      };
+    }
+  }
+  const help = book.addWorksheet('Explanation');
+  help.columns = [
+    { header: 'Column', key: 'title', width: 28 },
+    { header: 'Required', key: 'required', width: 10 },
+    { header: 'What goes in it', key: 'description', width: 90 },
+  ];
+  help.getRow(1).font = { bold: true };
+  for (const c of columns) help.addRow({ title: c.title, required: c.required ? 'yes' : '', description: c.description });
+  help.addRow({});
+  help.addRow({ title: 'Matching', description: 'A row finds its contract by the application ID and its student by e-mail, or by first and last name and birth date: importing the same file twice creates nothing new.' });
+  help.addRow({ title: 'Preview', description: 'An upload first shows what each row would do; nothing changes until the preview is confirmed. A refused row names the column and why.' });
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Most contracts one Student_Agreements.zip takes. */
+export const MAX_AGREEMENTS = 2000;
+
+/**
+ * The contract imports, the Student_Agreements.zip export and their routes (issue 16). The student service is
+ * the students' own (its rules, audit and the bank-info hook), the contract service the contracts'.
+ */
+export function contractImports(ctx: AppContext, contractService: CrudService, studentService: CrudService): { actions: [string, ActionImpl][]; routes: Router } {
+  const { importContracts, importBankinfo, importDreamApply, downloadStudentAgreements } = contractImportActions;
+  const actions: [string, ActionImpl][] = [
+    importAction(
+      importContracts,
+      async (_actor, _input, file) => {
+        if (!file) throw new AppError('BAD_REQUEST', 'file: no file', { file: ['No file'] });
+        return { filename: file.filename, columns: CONTRACT_IMPORT_COLUMNS.map(({ key, title }) => ({ key, title })), rows: await readSheet(file.buffer, CONTRACT_IMPORT_COLUMNS) };
+      },
+      (tx, actor, row) => importContractRow(tx, actor, row, contractService, studentService),
+    ),
+    importAction(
+      importBankinfo,
+      async (_actor, _input, file) => {
+        if (!file) throw new AppError('BAD_REQUEST', 'file: no file', { file: ['No file'] });
+        return readBankinfo(file);
+      },
+      (tx, actor, row) => importBankinfoRow(tx, actor, row, studentService),
+    ),
+    importAction(
+      importDreamApply,
+      (_actor, input) => readDreamApply(ctx, input),
+      (tx, actor, row) => importDreamApplyRow(tx, actor, row, contractService, studentService),
+    ),
+    listAction(downloadStudentAgreements, async (db, _actor, input) => {
+      const filter = Object.fromEntries(Object.entries(input.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
+      const query = parseListQuery(contractResource, filter);
+      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      const chosen: { id: number; application_number: string; last_name: string; first_name: string }[] = [];
+      for await (const [id, application_number, last_name, first_name] of contractService.iterate(query, ['id', 'application_number', 'last_name', 'first_name'], ids)) {
+        chosen.push({ id: Number(id), application_number: String(application_number), last_name: String(last_name), first_name: String(first_name) });
+        if (chosen.length > MAX_AGREEMENTS) throw new AppError('BAD_REQUEST', `At most ${MAX_AGREEMENTS} student agreements at once: choose fewer contracts`);
+      }
+      if (chosen.length === 0) throw new AppError('BAD_REQUEST', 'No contracts to make student agreements for');
+      // The first PDF is made before a byte is answered: a template that cannot be rendered is a clear error, not a broken zip.
+      const date = todayIn(ctx.env.APP_TIMEZONE);
+      const render = async (id: number) => renderPdf({ db, env: ctx.env }, 'student_agreement_pdf', { ...(await contractTemplateData(db, id)), date });
+      const first = await render(chosen[0]!.id);
+      const names = new Set<string>();
+      const nameOf = (c: (typeof chosen)[number]) => {
+        // Slashes in a name are not folders: they become underscores before the name is made safe.
+        const raw = `Student_Agreement_${c.application_number}_${c.last_name}_${c.first_name}`.replace(/[\s/\\]+|\.{2,}/g, '_');
+        const base = sanitizeFilename(raw, `Student_Agreement_${c.id}`);
+        let name = `${base}.pdf`;
+        for (let n = 2; names.has(name.toLowerCase()); n++) name = `${base}_${n}.pdf`;
+        names.add(name.toLowerCase());
+        return name;
+      };
+      return {
+        eventType: 'export',
+        message: `Exported Student_Agreements.zip (${chosen.length} contract${chosen.length === 1 ? '' : 's'})`,
+        file: {
+          filename: 'Student_Agreements.zip',
+          contentType: 'application/zip',
+          write: async (res) => {
+            res.status(200);
+            res.attachment('Student_Agreements.zip');
+            res.type('application/zip');
+            const zip = archiver('zip', { zlib: { level: 6 } });
+            const done = new Promise<void>((resolve, reject) => {
+              res.once('finish', resolve);
+              res.once('close', resolve);
+              zip.once('error', reject);
+            });
+            zip.pipe(res);
+            try {
+              zip.append(first, { name: nameOf(chosen[0]!) });
+              for (const c of chosen.slice(1)) zip.append(await render(c.id), { name: nameOf(c) });
+              await zip.finalize();
+            } catch (err) {
+              // Headers are out: the download is broken off, so it cannot pass for a complete zip.
+              zip.abort();
+              res.destroy();
+              throw err;
+            }
+            await done;
+          },
+        },
+      };
+    }),
+  ];
+
+  const routes = Router();
+  routes.use(dreamApplyConfigRouter(ctx));
+  const template = (columns: readonly ImportColumn[], sheet: string, filename: string) => async (_req: unknown, res: Response) => {
+    const content = await importTemplate(ctx.db, columns, sheet);
+    res.status(200).attachment(filename).type(XLSX).send(content);
+  };
+  route(routes, 'get', '/contracts/import_template', template(CONTRACT_IMPORT_COLUMNS, 'Contracts', 'Contract_Import_Template.xlsx'));
+  route(routes, 'get', '/contracts/import_bankinfo_template', template(BANKINFO_IMPORT_COLUMNS, 'Bank info', 'Bank_Info_Import_Template.xlsx'));
+  route(routes, 'post', '/contracts/get_import_results', async (req, res) => {
+    const body = parseInput(ImportResultsRequestSchema.strict(), req.body ?? {}, 'import results');
+    const mod = { resource: contractResource, service: contractService, actions: new Map(actions) } as ResourceModule;
+    await sendImportResults(ctx, mod, IMPORT_TYPES[body.type], body.filename, actorOf(req), res);
+  });
+  return { actions, routes };
+}
+
