@@ -1,25 +1,59 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { invoices } from '@app/db';
+import { invoicePayments, invoices } from '@app/db';
 
 /**
- * A contract's money (DESIGN §11, issue 13 point 9), computed in SQL from its documents, never stored: the
- * columns of the contract row and overview. `contractId` is the contract's id column of the outer query.
+ * Money computed in SQL from the documents and payments (DESIGN §11, decisions 018 and 021), never stored: the
+ * one definition the invoice rows, the contract rows, the payment rows and every export use.
+ *
+ * `asOf` (a date, or nothing for "everything booked") is the simulation date of a payment status: a document
+ * counts from its invoice date, a payment from its payment date.
+ */
+type AsOf = SQL | string | undefined;
+
+const until = (column: SQL, asOf: AsOf): SQL => (asOf === undefined ? sql`true` : sql`${column} <= ${asOf}::date`);
+
+/**
+ * One invoice's amounts; `invoiceId` and `isCreditnote`/`amount` are the invoice columns of the outer query.
+ * - credited: its credit notes (served by invoices_linked_idx);
+ * - invoiced: its amount less the credit notes (a credit note: its own amount);
+ * - paid: its payments' amount paid (served by invoice_payments_invoice_idx);
+ * - open: invoiced − paid.
+ */
+export function invoiceAmounts(inv: { id: AnyPgColumn; amount: AnyPgColumn; is_creditnote: AnyPgColumn }, asOf?: AsOf): Record<'credited' | 'invoiced' | 'paid' | 'open', SQL> {
+  const credited = sql`(select coalesce(sum(cn.amount), 0) from ${invoices} cn where cn.linked_invoice_id = ${inv.id} and cn.is_creditnote and cn.number is not null and ${until(sql`cn.invoice_date`, asOf)})`;
+  const paid = sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p where p.invoice_id = ${inv.id} and ${until(sql`p.payment_date`, asOf)})`;
+  const invoiced = sql`(case when ${inv.is_creditnote} then ${inv.amount} else ${inv.amount} - ${credited} end)`;
+  return { credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` };
+}
+
+/** What a contract's invoices, credit notes and payments add up to (as of a date): the parts of its balance. */
+export function contractTotals(contractId: AnyPgColumn | SQL, asOf?: AsOf): Record<'invoiced_gross' | 'credited' | 'invoiced' | 'paid' | 'open', SQL> {
+  const booked = (col: string) => until(sql.raw(`inv.${col}`), asOf);
+  const gross = sql`(select coalesce(sum(inv.amount), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is not null and not inv.is_creditnote and ${booked('invoice_date')})`;
+  const credited = sql`(select coalesce(sum(inv.amount), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is not null and inv.is_creditnote and ${booked('invoice_date')})`;
+  const paid = sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p join ${invoices} inv on inv.id = p.invoice_id where inv.contract_id = ${contractId} and ${until(sql`p.payment_date`, asOf)})`;
+  const invoiced = sql`(${gross} - ${credited})`;
+  return { invoiced_gross: gross, credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` };
+}
+
+/**
+ * A contract's money (issue 13 point 9, issue 14 point 4): the columns of the contract row and overview.
+ * `contractId` is the contract's id column of the outer query.
  * - invoiced_amount: its numbered invoices less their credit notes (what an invoice row calls total_amount);
- * - payed_amount: its invoice payments (0 until issue 14 adds them);
- * - to_be_payed_amount: invoiced − paid;
+ * - payed_amount: its invoice payments;
+ * - to_be_payed_amount: invoiced − paid (negative: a credit, paid too much);
  * - planned_amount: its planned invoices.
- * Served by invoices_contract_idx.
+ * Served by invoices_contract_idx and invoice_payments_invoice_idx.
  */
 export function contractMoney(contractId: AnyPgColumn): Record<'invoiced_amount' | 'payed_amount' | 'to_be_payed_amount' | 'planned_amount', SQL<number>> {
-  const invoiced = sql`(select coalesce(sum(case when inv.is_creditnote then -inv.amount else inv.amount end), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is not null)`;
-  const paid = sql`0::numeric`;
+  const t = contractTotals(contractId);
   // Nested: drizzle qualifies a column inside a nested SQL with its table, where the outer query has one table.
   const planned = sql`(select coalesce(sum(inv.amount), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is null and not inv.is_creditnote)`;
   return {
-    invoiced_amount: sql<number>`(${invoiced})::float8`,
-    payed_amount: sql<number>`(${paid})::float8`,
-    to_be_payed_amount: sql<number>`(${invoiced} - ${paid})::float8`,
+    invoiced_amount: sql<number>`(${t.invoiced})::float8`,
+    payed_amount: sql<number>`(${t.paid})::float8`,
+    to_be_payed_amount: sql<number>`(${t.open})::float8`,
     planned_amount: sql<number>`(${planned})::float8`,
   };
 }
