@@ -23,6 +23,8 @@ describe('the batch actions', () => {
     const batchActions = modules.flatMap((m) => actionsOf(m.resource).filter(runsAsBatch).map((a) => ({ resource: m.resource, action: a })));
     const contractBatch = batchActions.filter((b) => b.resource.key === 'contract').map((b) => b.action.batch?.label ?? b.action.label);
     expect(contractBatch).toEqual(expect.arrayContaining(['Email bank info request', 'Send PF Status', 'Change status', 'Mark contract sent', 'Bulk Edit']));
+    const paymentBatch = batchActions.filter((b) => b.resource.key === 'invoice_payment').map((b) => b.action.batch?.label ?? b.action.label);
+    expect(paymentBatch).toEqual(['Send Payment Confirmation']);
     for (const { resource, action } of batchActions) {
       const route = `POST ${actionPath(resource.apiPath, action, 'batch')}`;
       expect(action.level, route).toBe(action.name === 'bulk_edit' ? 'administrator' : 'user');

@@ -34,6 +34,10 @@ describe('the Batch menus and the permission table', () => {
       'Send PF Status',
       'Plan invoices',
     ]);
+    // Issue 14: the invoice payments' Send Payment Confirmation, for a User and above.
+    const payment = resourceUis.find((u) => u.descriptor.key === 'invoice_payment')!.descriptor;
+    expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'User').map((a) => a.batch?.label ?? a.label)).toEqual(['Send Payment Confirmation']);
+    expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'Reader')).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });
