@@ -9,9 +9,14 @@ import { invoicePayments, invoices } from '@app/db';
  * `asOf` (a date, or nothing for "everything booked") is the simulation date of a payment status: a document
  * counts from its invoice date, a payment from its payment date.
  */
-type AsOf = SQL | string | undefined;
+export type AsOf = SQL | string | { from: string; until: string } | undefined;
 
-const until = (column: SQL, asOf: AsOf): SQL => (asOf === undefined ? sql`true` : sql`${column} <= ${asOf}::date`);
+/** A document or payment of this date counts: on or before the date, or within the period (both days included). */
+const until = (column: SQL, asOf: AsOf): SQL => {
+  if (asOf === undefined) return sql`true`;
+  if (typeof asOf === 'object' && 'from' in asOf) return sql`${column} between ${asOf.from}::date and ${asOf.until}::date`;
+  return sql`${column} <= ${asOf}::date`;
+};
 
 /**
  * One invoice's amounts; `invoiceId` and `isCreditnote`/`amount` are the invoice columns of the outer query.
