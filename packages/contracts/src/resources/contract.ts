@@ -4,6 +4,7 @@ import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { planInvoices, switchToSemesterPayment } from './invoice-planning.js';
+import { contractFinanceActions } from './contract-finance.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -189,7 +190,7 @@ export function whyNoMail(row: RecordRow): string | null {
 const mailBatch = (label: string) => ({ label, preview: true, confirm: 'First a preview: who would get the e-mail, and who is skipped and why. Nothing is sent until you confirm.' });
 
 /** The contract's mails (issue 12 point 5): each renders its template and queues it in the outbox to the student. */
-const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch> } = {}) =>
+const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch>; specPath?: `POST /${string}` } = {}) =>
   defineAction({
     name,
     label,
@@ -213,7 +214,7 @@ const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info 
 const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: mailBatch('Send PF Status') });
 
 /** How to pay: the office's account and the amount still to be paid. */
-const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info');
+const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info', { specPath: 'POST /contracts/:id/send_email_paymentinfo' });
 
 const money = (label: string) =>
   z
@@ -296,9 +297,10 @@ export const contractResource = defineResource({
     { field: 'pf_status_email_timestamp', title: 'PF Status Sent', format: 'datetime' },
     { field: 'invoiced_amount', title: 'Invoiced', format: 'money', width: 98, overview: false },
     { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
+    { field: 'to_be_payed_amount', title: 'Open', format: 'money', width: 98, overview: false },
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
-  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment],
+  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment, ...Object.values(contractFinanceActions)],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },
   rules: {

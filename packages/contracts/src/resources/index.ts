@@ -27,6 +27,7 @@ export * from './outbox.js';
 export * from './invoice.js';
 export * from './invoice-planning.js';
 export * from './invoice-payment.js';
+export * from './contract-finance.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [

@@ -4,6 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
+import { contractFinanceImpls } from './contract-finance.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -120,6 +121,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
     }),
     ...contractMailActions(ctx),
+    ...contractFinanceImpls(ctx),
   ]);
 }
 
