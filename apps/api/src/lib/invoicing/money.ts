@@ -19,6 +19,14 @@ const until = (column: SQL, asOf: AsOf): SQL => {
 };
 
 /**
+ * Each expression one level down: drizzle names a column with its table only inside a nested SQL, and the
+ * subqueries' aliases (`inv`) have columns of the same names as the outer query's table.
+ */
+function nested<K extends string>(parts: Record<K, SQL>): Record<K, SQL> {
+  return Object.fromEntries(Object.entries<SQL>(parts).map(([k, v]) => [k, sql`${v}`])) as Record<K, SQL>;
+}
+
+/**
  * One invoice's amounts; `invoiceId` and `isCreditnote`/`amount` are the invoice columns of the outer query.
  * - credited: its credit notes (served by invoices_linked_idx);
  * - invoiced: its amount less the credit notes (a credit note: its own amount);
@@ -29,7 +37,7 @@ export function invoiceAmounts(inv: { id: AnyPgColumn; amount: AnyPgColumn; is_c
   const credited = sql`(select coalesce(sum(cn.amount), 0) from ${invoices} cn where cn.linked_invoice_id = ${inv.id} and cn.is_creditnote and cn.number is not null and ${until(sql`cn.invoice_date`, asOf)})`;
   const paid = sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p where p.invoice_id = ${inv.id} and ${until(sql`p.payment_date`, asOf)})`;
   const invoiced = sql`(case when ${inv.is_creditnote} then ${inv.amount} else ${inv.amount} - ${credited} end)`;
-  return { credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` };
+  return nested({ credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` });
 }
 
 /** What a contract's invoices, credit notes and payments add up to (as of a date): the parts of its balance. */
@@ -39,7 +47,7 @@ export function contractTotals(contractId: AnyPgColumn | SQL, asOf?: AsOf): Reco
   const credited = sql`(select coalesce(sum(inv.amount), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is not null and inv.is_creditnote and ${booked('invoice_date')})`;
   const paid = sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p join ${invoices} inv on inv.id = p.invoice_id where inv.contract_id = ${contractId} and ${until(sql`p.payment_date`, asOf)})`;
   const invoiced = sql`(${gross} - ${credited})`;
-  return { invoiced_gross: gross, credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` };
+  return nested({ invoiced_gross: gross, credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` });
 }
 
 /**
