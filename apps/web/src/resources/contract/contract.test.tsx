@@ -416,7 +416,9 @@ describe('contract screen', () => {
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
     const { user } = await openContract(1, contractApi(session(readerUser)));
-    expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
+    // Everyone logged in may download (spec §6): the payment status files (issue 14) are the Reader's only actions.
+    const actions = screen.getByRole('group', { name: 'Actions' });
+    expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download payment status', 'Download PF payment status']);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const documents = screen.getByRole('table', { name: 'Documents' });
     expect(await within(documents).findByText('contract.pdf')).toBeInTheDocument();
