@@ -727,3 +727,41 @@ describe('contract documents', () => {
     expect(await within(table).findByText('No Data Available')).toBeInTheDocument();
   });
 });
+
+describe('contract finance (issue 14 point 5, issue 18 point 3)', () => {
+  it('the contract screen downloads the payment status as of a simulation date', async () => {
+    const api = contractApi({
+      'POST /contracts/1/download_payment_status': { file: { content: new Blob(['%PDF-1.4 status'], { type: 'application/pdf' }), filename: 'Payment_Status_A000001_2026-04-15.pdf' } },
+    });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Download payment status' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Download payment status' });
+    await user.type(within(dialog).getByLabelText(/^Simulation date/), '15-04-2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Download payment status' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /contracts/1/download_payment_status')!.body).toEqual({ date: '2026-04-15', format: 'pdf' });
+    expect(savedFiles[0]!.filename).toBe('Payment_Status_A000001_2026-04-15.pdf');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('%PDF-1.4 status');
+  });
+
+  it('the overview exports Payments_Due.xlsx and the payment status over a period for its filter', async () => {
+    const api = contractApi({
+      'POST /contracts/download_payments_due': { file: { content: new Blob(['PK due']), filename: 'Payments_Due.xlsx' } },
+      'POST /contracts/download_paymentstatus_period': { file: { content: new Blob(['PK period']), filename: 'Payment_Status_2026-02-01_2026-03-31.xlsx' } },
+    });
+    const { user } = renderApp('/contracts', api);
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('button', { name: 'Export payments due' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('Payments_Due.xlsx');
+    expect(api.last('POST /contracts/download_payments_due')!.body).toMatchObject({ filter: expect.any(Object) });
+    await user.click(screen.getByRole('button', { name: 'Export payment status (period)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Export payment status (period)' });
+    await user.type(within(dialog).getByLabelText(/^From/), '01-02-2026');
+    await user.type(within(dialog).getByLabelText(/^Until/), '31-03-2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Export payment status (period)' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(2));
+    expect(api.last('POST /contracts/download_paymentstatus_period')!.body).toMatchObject({ from: '2026-02-01', until: '2026-03-31' });
+    expect(savedFiles[1]!.filename).toBe('Payment_Status_2026-02-01_2026-03-31.xlsx');
+  });
+});
