@@ -106,7 +106,10 @@ export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
       }));
     }),
     recordAction(contractActions.requestRefundInfo, (tx, actor, { row }, input) =>
-      sendContractMail(ctx, tx, actor, row, 'refund_request_email', () => ({ refund: { amount: input.amount, reason: input.reason } })),
+      sendContractMail(ctx, tx, actor, row, 'refund_request_email', () => ({
+        // The credit, in cents from the row's open amount (negative), unless the office gave an amount.
+        refund: { amount: input.amount ?? -Math.round(Number(row.to_be_payed_amount) * 100) / 100, reason: input.reason },
+      })),
     ),
   ];
 }

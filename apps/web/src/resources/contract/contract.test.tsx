@@ -541,7 +541,8 @@ describe('contract mails', () => {
       .filter((label) => MAIL_BUTTONS.includes(label ?? ''));
 
   it('offers a User the four mail actions from the declarations (a Reader has no actions at all: see the contract screen)', async () => {
-    await openContract(1, contractApi(session(plainUser)));
+    // A contract with a credit: the refund request is offered too.
+    await openContract(1, contractApi({ ...session(plainUser), 'GET /contracts/1': { body: contractRow(1, { files: 1, to_be_payed_amount: -150.5 }) } }));
     expect(mailButtons()).toEqual(MAIL_BUTTONS);
     for (const name of MAIL_BUTTONS) expect(screen.getByRole('button', { name })).toBeEnabled();
   });
@@ -550,6 +551,11 @@ describe('contract mails', () => {
     await openContract(1, contractApi({ 'GET /contracts/1': { body: contractRow(1, { student_email: '' }) } }));
     expect(screen.getByRole('button', { name: 'Send bank info request' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Send bank info request' })).toHaveAttribute('data-disabled-reason', 'The student has no e-mail address');
+  });
+
+  it('offers the refund request only on a contract with a credit', async () => {
+    await openContract(1, contractApi());
+    expect(screen.getByRole('button', { name: 'Request payment info for refund' })).toHaveAttribute('data-disabled-reason', 'The contract has no credit to refund');
   });
 
   it('says the contract is not active on the disabled buttons', async () => {
@@ -577,7 +583,7 @@ describe('contract mails', () => {
   });
 
   it('Request payment info for refund asks the amount and the reason and sends them', async () => {
-    const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } } });
+    const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } }, 'GET /contracts/1': { body: contractRow(1, { files: 1, to_be_payed_amount: -150.5 }) } });
     const { user } = await openContract(1, api);
     await user.click(screen.getByRole('button', { name: 'Request payment info for refund' }));
     const dialog = await screen.findByRole('dialog', { name: 'Request payment info for refund' });
