@@ -14,7 +14,7 @@ describe('actions declared beside their resource', () => {
       'mark_sent',
       'send_bankinfo_request',
       'send_pf_status',
-      'send_payment_info',
+      'send_email_paymentinfo',
       'request_refund_info',
       'plan_invoices',
       'switch_to_semester_payment',
@@ -39,7 +39,6 @@ describe('actions declared beside their resource', () => {
     expect(apiPermissions['POST /contracts/batch/mark_sent']).toBe('user');
     expect(apiPermissions['POST /contracts/:id/update_status']).toBe('user');
     expect(apiPermissions['PUT /contracts/:id/update_status']).toBe('user');
-    // The spec's path of the payment-info mail beside the derived one (issue 14).
     expect(apiPermissions['POST /contracts/:id/send_email_paymentinfo']).toBe('user');
     expect(apiPermissions['POST /contracts/download_payments_due']).toBe('reader');
     expect(apiPermissions['POST /invoice_payments/:id/create_pdf']).toBe('developer');
@@ -57,7 +56,7 @@ describe('actions declared beside their resource', () => {
     expect(apiPermissions['POST /contracts/batch/send_bankinfo_request']).toBe('user');
     expect(apiPermissions['POST /contracts/batch/send_pf_status']).toBe('user');
     expect(apiPermissions['POST /contracts/:id/request_refund_info']).toBe('user');
-    expect(apiPermissions['POST /contracts/batch/send_payment_info']).toBeUndefined();
+    expect(apiPermissions['POST /contracts/batch/send_email_paymentinfo']).toBeUndefined();
   });
 
   it("refuses a contract's mails with a reason a person understands", () => {

@@ -190,7 +190,7 @@ export function whyNoMail(row: RecordRow): string | null {
 const mailBatch = (label: string) => ({ label, preview: true, confirm: 'First a preview: who would get the e-mail, and who is skipped and why. Nothing is sent until you confirm.' });
 
 /** The contract's mails (issue 12 point 5): each renders its template and queues it in the outbox to the student. */
-const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch>; specPath?: `POST /${string}` } = {}) =>
+const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typeof mailBatch> } = {}) =>
   defineAction({
     name,
     label,
@@ -214,7 +214,8 @@ const sendBankinfoRequest = mailAction('send_bankinfo_request', 'Send bank info 
 const sendPfStatus = mailAction('send_pf_status', 'Send PF status', { batch: mailBatch('Send PF Status') });
 
 /** How to pay: the office's account and the amount still to be paid. */
-const sendPaymentInfo = mailAction('send_payment_info', 'Send payment info', { specPath: 'POST /contracts/:id/send_email_paymentinfo' });
+// The spec's path (§7): `POST /contracts/{id}/send_email_paymentinfo`.
+const sendPaymentInfo = mailAction('send_email_paymentinfo', 'Send payment info');
 
 const money = (label: string) =>
   z

@@ -172,11 +172,10 @@ describe('send PF status', () => {
 describe('send payment info and request payment info for a refund', () => {
   it('queue their mails to the student, concerning the contract', async () => {
     const { student, contract } = await contractFor();
-    const nothingOpen = await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({});
+    const nothingOpen = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
     expect(nothingOpen.status).toBe(409);
     expect(nothingOpen.body.message).toBe(`Contract ${contract.application_number} has nothing open to pay`);
     const inv = await numberedInvoice(contract.id, '500.25');
-    // The spec's path is served beside the derived one.
     expect((await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({})).status).toBe(200);
     // No credit yet: nothing to refund.
     const noCredit = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ reason: 'Semester cancelled' });
@@ -219,7 +218,7 @@ describe('a template that does not render with real data', () => {
     try {
       const { contract } = await contractFor();
       await numberedInvoice(contract.id, '10.00');
-      const res = await api('post', `/contracts/${contract.id}/send_payment_info`, tokens.User).send({});
+      const res = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
       expect(res.status).toBe(500);
       expect(res.body.message).toMatch(/^E-mail: payment information: the uploaded template payment_info_email does not render \(line 3: undefined variable: nowhere/);
       expect(res.text).not.toMatch(/at .*\.js|node_modules|stack/);
@@ -233,7 +232,7 @@ describe('a template that does not render with real data', () => {
 describe('who may send', () => {
   it('a Reader gets 403 on each mail action and batch, and nothing is queued', async () => {
     const { contract } = await contractFor();
-    for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_payment_info', 'request_refund_info']) {
+    for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_email_paymentinfo', 'request_refund_info']) {
       expect((await api('post', `/contracts/${contract.id}/${name}`, tokens.Reader).send({ amount: 1, reason: 'x' })).status, name).toBe(403);
     }
     for (const name of ['send_bankinfo_request', 'send_pf_status']) {
