@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { contracts, invoicePayments, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract } from '../../test/factories.js';
-import { contractMoney, contractTotals } from './money.js';
+import { contractMoney, contractTotals, openAmountOf } from './money.js';
 
 const t = await setupTestApp();
 const moneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0];
@@ -37,5 +37,6 @@ describe('contract money in SQL (DESIGN §11)', () => {
     const asOf = contractTotals(contracts.id, '2026-01-31');
     const [row] = await t.db.select({ paid: sql<string>`${asOf.paid}::text`, open: sql<string>`${asOf.open}::text` }).from(contracts).where(eq(contracts.id, c.id));
     expect(row).toEqual({ paid: '0.30', open: '1234.26' });
+    expect(await openAmountOf(t.db, n!.id)).toBe('-0.30');
   });
 });

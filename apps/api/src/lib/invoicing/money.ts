@@ -1,6 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { invoicePayments, invoices } from '@app/db';
+import { invoicePayments, invoices, type DbOrTx } from '@app/db';
 
 /**
  * Money computed in SQL from the documents and payments (DESIGN §11, decisions 018 and 021), never stored: the
@@ -10,6 +10,7 @@ import { invoicePayments, invoices } from '@app/db';
  * counts from its invoice date, a payment from its payment date.
  */
 export type AsOf = SQL | string | { from: string; until: string } | undefined;
+type IdRef = AnyPgColumn | SQL;
 
 /** A document or payment of this date counts: on or before the date, or within the period (both days included). */
 const until = (column: SQL, asOf: AsOf): SQL => {
@@ -26,18 +27,43 @@ function nested<K extends string>(parts: Record<K, SQL>): Record<K, SQL> {
   return Object.fromEntries(Object.entries<SQL>(parts).map(([k, v]) => [k, sql`${v}`])) as Record<K, SQL>;
 }
 
+/** What is paid on an invoice (as of a date): its payments' amount paid (served by invoice_payments_invoice_idx). */
+export function invoicePaid(invoiceId: IdRef, asOf?: AsOf): SQL {
+  return sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p where p.invoice_id = ${invoiceId} and ${until(sql`p.payment_date`, asOf)})`;
+}
+
+/** The numbered credit notes of an invoice (as of a date; served by invoices_linked_idx). */
+export function invoiceCredited(invoiceId: IdRef, asOf?: AsOf): SQL {
+  return sql`(select coalesce(sum(cn.amount), 0) from ${invoices} cn where cn.linked_invoice_id = ${invoiceId} and cn.is_creditnote and cn.number is not null and ${until(sql`cn.invoice_date`, asOf)})`;
+}
+
 /**
- * One invoice's amounts; `invoiceId` and `isCreditnote`/`amount` are the invoice columns of the outer query.
- * - credited: its credit notes (served by invoices_linked_idx);
+ * One invoice's amounts; `inv` holds the invoice columns of the outer query.
+ * - credited: its credit notes;
  * - invoiced: its amount less the credit notes (a credit note: its own amount);
- * - paid: its payments' amount paid (served by invoice_payments_invoice_idx);
+ * - paid: its payments' amount paid;
  * - open: invoiced − paid.
  */
-export function invoiceAmounts(inv: { id: AnyPgColumn; amount: AnyPgColumn; is_creditnote: AnyPgColumn }, asOf?: AsOf): Record<'credited' | 'invoiced' | 'paid' | 'open', SQL> {
-  const credited = sql`(select coalesce(sum(cn.amount), 0) from ${invoices} cn where cn.linked_invoice_id = ${inv.id} and cn.is_creditnote and cn.number is not null and ${until(sql`cn.invoice_date`, asOf)})`;
-  const paid = sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p where p.invoice_id = ${inv.id} and ${until(sql`p.payment_date`, asOf)})`;
+export function invoiceAmounts(inv: { id: IdRef; amount: IdRef; is_creditnote: IdRef }, asOf?: AsOf): Record<'credited' | 'invoiced' | 'paid' | 'open', SQL> {
+  const credited = invoiceCredited(inv.id, asOf);
+  const paid = invoicePaid(inv.id, asOf);
   const invoiced = sql`(case when ${inv.is_creditnote} then ${inv.amount} else ${inv.amount} - ${credited} end)`;
   return nested({ credited, invoiced, paid, open: sql`(${invoiced} - ${paid})` });
+}
+
+/** An invoice row's figures now (everything booked): `invoiceAmounts` without a date. */
+export function invoiceMoney(row: { id: IdRef; amount: IdRef; is_creditnote: IdRef }): Record<'credited' | 'invoiced' | 'paid' | 'open', SQL> {
+  return invoiceAmounts(row);
+}
+
+/** What is still open on one invoice, as exact text (`"100.00"`). */
+export async function openAmountOf(db: DbOrTx, invoiceId: number): Promise<string> {
+  const { open } = invoiceMoney(invoices);
+  const [row] = await db
+    .select({ open: sql<string>`(${open})::numeric(12,2)::text` })
+    .from(invoices)
+    .where(eq(invoices.id, invoiceId));
+  return row?.open ?? '0.00';
 }
 
 /** What a contract's invoices, credit notes and payments add up to (as of a date): the parts of its balance. */

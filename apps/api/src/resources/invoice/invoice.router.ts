@@ -9,7 +9,7 @@ import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { invoiceAmounts } from '../../lib/invoicing/money.js';
+import { invoiceMoney } from '../../lib/invoicing/money.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
@@ -21,7 +21,7 @@ const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id,
 const joinDocumentType: Join = (q) => q.innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id));
 
 /** Money computed in SQL from the documents and payments (DESIGN §11): the one definition in lib/invoicing/money.ts. */
-const { invoiced, paid, open } = invoiceAmounts(i);
+const { invoiced, paid, open } = invoiceMoney(i);
 // Nested in the selection: drizzle then names the outer columns with their table, which a subquery over an
 // alias of the same table needs (an unqualified "id" would be the alias's).
 const creditNoteNumbers = sql`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
