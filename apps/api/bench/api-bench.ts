@@ -19,7 +19,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { pino } from 'pino';
 import request from 'supertest';
-import { connect, freePort, seedScale, users } from '@app/db';
+import { connect, freePort, seedScale, seedScalePayments, users } from '@app/db';
 import { createApp } from '../src/app.js';
 import { loadEnv } from '../src/env.js';
 import { createSession } from '../src/lib/auth/sessions.js';
@@ -85,6 +85,14 @@ const studentsNow = (await handle.pool.query<{ n: number }>('select count(*)::in
 if (studentsNow < scale) {
   console.log(`seeding ${scale - studentsNow} students with contracts (the database holds ${studentsNow}, BENCH_SCALE=${scale}) …`);
   await seedScale(handle.db, scale - studentsNow);
+}
+// Scale data seeded before invoice payments existed: its numbered invoices get their payments now (issue 14 point 6).
+if ((await handle.pool.query<{ n: number }>('select count(*)::int as n from invoice_payments')).rows[0]!.n === 0) {
+  const paid = await handle.db.transaction((tx) => seedScalePayments(tx));
+  if (paid > 0) {
+    console.log(`seeded ${paid} invoice payments`);
+    await handle.pool.query('analyze invoice_payments');
+  }
 }
 const sizes = (
   await handle.pool.query<{ students: number; contracts: number; events: number }>(
@@ -278,6 +286,10 @@ const listCases: [string, string][] = [
   ['contracts: sorted by contract_status_name', '/contracts?sort=contract_status_name|asc'],
   [`contracts: filter intake ${busiest.intake} & status ${busiest.status}`, `/contracts?intake=${busiest.intake}&contract_status_id=${busiest.status}`],
   ['log events: page 1', '/logging'],
+  // Issue 14 point 6: the invoice payments overview (its default sort by number, the payment date, a contract's).
+  ['invoice payments: page 1, by number', '/invoice_payments'],
+  ['invoice payments: sorted by payment_date desc', '/invoice_payments?sort=payment_date|desc'],
+  ['invoice payments: not confirmed, paid after 2025-01-01', '/invoice_payments?email_sent=false&payment_date_after=2025-01-01'],
 ];
 for (const [label, url] of listCases) {
   const m = await measure(label, url);

@@ -28,6 +28,8 @@ describe('the batch actions', () => {
       .filter((b) => b.resource.key === 'invoice')
       .flatMap((b) => b.action.batch?.variants?.map((v) => v.label) ?? [b.action.batch?.label ?? b.action.label]);
     expect(invoiceBatch).toEqual(expect.arrayContaining(['Create Invoice', 'Send Email', 'Send Email Reminder', 'Bulk Edit']));
+    const paymentBatch = batchActions.filter((b) => b.resource.key === 'invoice_payment').map((b) => b.action.batch?.label ?? b.action.label);
+    expect(paymentBatch).toEqual(['Send Payment Confirmation']);
     for (const { resource, action } of batchActions) {
       const route = `POST ${actionPath(resource.apiPath, action, 'batch')}`;
       expect(action.level, route).toBe(action.name === 'bulk_edit' ? 'administrator' : 'user');

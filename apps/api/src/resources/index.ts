@@ -19,6 +19,7 @@ import { contractChoices, contractModule } from './contract/contract.router.js';
 import { contractFileModule } from './contract-file/contract-file.router.js';
 import { outboxModule } from './outbox/outbox.router.js';
 import { invoiceChoices, invoiceModule } from './invoice/invoice.router.js';
+import { invoicePaymentChoices, invoicePaymentModule } from './invoice-payment/invoice-payment.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -35,6 +36,7 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     students: studentChoices(ctx),
     ...contractChoices(ctx),
     ...invoiceChoices(ctx),
+    ...invoicePaymentChoices(ctx),
   };
 }
 
@@ -55,6 +57,7 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     contractFileModule(ctx),
     outboxModule(ctx),
     invoiceModule(ctx),
+    invoicePaymentModule(ctx),
   ];
 }
 

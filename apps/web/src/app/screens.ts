@@ -82,8 +82,6 @@ export const plannedScreens: readonly PlannedScreen[] = [
   { path: '/student/:id', title: 'Student' },
   { path: '/contracts', title: 'Contracts' },
   { path: '/contract/:id', title: 'Contract' },
-  { path: '/invoicepayments', title: 'Invoice Payments' },
-  { path: '/invoicepayment/:id', title: 'Invoice Payment' },
   { path: '/scholarshippayments/planned', title: 'Planned Scholarship Payments' },
   { path: '/scholarshippayments/numbered', title: 'Numbered Scholarship Payments' },
   { path: '/scholarshippayment/planned/:id', title: 'Planned Scholarship Payment' },

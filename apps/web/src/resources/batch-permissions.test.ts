@@ -45,6 +45,10 @@ describe('the Batch menus and the permission table', () => {
     expect(labels('numbered', 'Administrator')).toEqual(['Send Email', 'Send Email Reminder', 'Bulk Edit']);
     expect(labels('creditnote', 'Administrator')).toEqual(['Send Email', 'Send Email Reminder']);
     expect(labels('numbered', 'Reader')).toEqual([]);
+    // Issue 14: the invoice payments' Send Payment Confirmation, for a User and above.
+    const payment = resourceUis.find((u) => u.descriptor.key === 'invoice_payment')!.descriptor;
+    expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'User').map((a) => a.batch?.label ?? a.label)).toEqual(['Send Payment Confirmation']);
+    expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'Reader')).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

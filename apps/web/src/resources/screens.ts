@@ -1,6 +1,7 @@
 import {
   contractResource,
   countryResource,
+  invoicePaymentResource,
   invoiceResource,
   logEventResource,
   milestoneResource,
@@ -31,6 +32,7 @@ export const screenResources: readonly AnyResource[] = [
   contractResource,
   outboxResource,
   invoiceResource,
+  invoicePaymentResource,
 ];
 
 /** The paths of every view's overview and detail screen. */

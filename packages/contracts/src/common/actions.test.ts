@@ -18,6 +18,14 @@ describe('actions declared beside their resource', () => {
       'request_refund_info',
       'plan_invoices',
       'switch_to_semester_payment',
+      'create_transaction_fee',
+      'download_invoice_details',
+      'download_payment_status',
+      'download_pf_paymentstatus',
+      'download_paymentstatus',
+      'download_balance',
+      'download_payments_due',
+      'download_paymentstatus_period',
       'import',
       'import_bankinfo',
       'import_dream_apply',
@@ -37,6 +45,10 @@ describe('actions declared beside their resource', () => {
     expect(apiPermissions['POST /contracts/batch/mark_sent']).toBe('user');
     expect(apiPermissions['POST /contracts/:id/update_status']).toBe('user');
     expect(apiPermissions['PUT /contracts/:id/update_status']).toBe('user');
+    expect(apiPermissions['POST /contracts/:id/send_email_paymentinfo']).toBe('user');
+    expect(apiPermissions['POST /contracts/download_payments_due']).toBe('reader');
+    expect(apiPermissions['POST /invoice_payments/:id/create_pdf']).toBe('developer');
+    expect(apiPermissions['POST /invoice_payments/batch/send_email']).toBe('user');
     expect(apiPermissions['POST /contracts/batch/update_status']).toBe('user');
     expect(apiPermissions['POST /contracts/bulk_edit']).toBe('administrator');
     expect(apiPermissions['POST /contracts/batch/bulk_edit']).toBe('administrator');

@@ -29,6 +29,7 @@ export const CHOICE_LISTS = [
   'file_types',
   'document_types_invoices',
   'document_types_creditnotes',
+  'invoices',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 
@@ -37,7 +38,7 @@ export type ChoiceListName = (typeof CHOICE_LISTS)[number];
  * server, `GET /{name}/choice/search?search=…&id=…` answering at most `SEARCHED_CHOICE_LIMIT` matches (and the
  * choice with `id`, so a form can name the value it holds). Issue 11: 100k options were megabytes per form.
  */
-export const SEARCHED_CHOICE_LISTS = ['students', 'contracts'] as const satisfies readonly ChoiceListName[];
+export const SEARCHED_CHOICE_LISTS = ['students', 'contracts', 'invoices'] as const satisfies readonly ChoiceListName[];
 export type SearchedChoiceListName = (typeof SEARCHED_CHOICE_LISTS)[number];
 export const SEARCHED_CHOICE_LIMIT = 50;
 

@@ -5,6 +5,7 @@ import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optio
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSemesterPayment } from './invoice-planning.js';
 import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
+import { contractFinanceActions } from './contract-finance.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -225,24 +226,28 @@ const money = (label: string) =>
     .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, `${label} has at most two decimals`);
 
 export const RefundRequestSchema = z.object({
-  amount: money('Amount'),
+  /** Empty: the contract's credit (what was paid beyond what is invoiced). */
+  amount: money('Amount').optional(),
   reason: requiredText('Reason', 500),
 });
 
-/** Asks the student where a refund should go: the amount and reason are the office's to say. */
+/**
+ * Asks the student where a refund should go (issue 14 point 5): offered on a contract with a credit (paid
+ * beyond what is invoiced); the amount is the credit unless the office says another; the reason is the office's.
+ */
 const requestRefundInfo = defineAction({
   name: 'request_refund_info',
   label: 'Request payment info for refund',
   scope: 'record',
   input: RefundRequestSchema,
   fields: [
-    { name: 'amount', label: 'Amount', kind: 'money' },
+    { name: 'amount', label: 'Amount', kind: 'money', description: "Empty: the contract's credit" },
     { name: 'reason', label: 'Reason', kind: 'text' },
   ],
   confirm: "Request payment info for refund: the e-mail goes to the student's address.",
   result: 'message',
   level: 'user',
-  offeredWhen: (row) => whyNoMail(row),
+  offeredWhen: (row) => whyNoMail(row) ?? (Number(row.to_be_payed_amount ?? 0) < 0 ? null : 'The contract has no credit to refund'),
   failureText: 'sending email',
 });
 
@@ -298,11 +303,13 @@ export const contractResource = defineResource({
     { field: 'pf_status_email_timestamp', title: 'PF Status Sent', format: 'datetime' },
     { field: 'invoiced_amount', title: 'Invoiced', format: 'money', width: 98, overview: false },
     { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
+    { field: 'to_be_payed_amount', title: 'Open', format: 'money', width: 98, overview: false },
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
   actions: [
     updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment,
-    createTransactionFee, downloadInvoiceDetails, importContracts, importBankinfo, importDreamApply, downloadStudentAgreements,
+    createTransactionFee, downloadInvoiceDetails, ...Object.values(contractFinanceActions),
+    importContracts, importBankinfo, importDreamApply, downloadStudentAgreements,
   ],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },

@@ -11,6 +11,7 @@ import { contractResource } from './contract.js';
 import { contractFileResource } from './contract-file.js';
 import { outboxResource } from './outbox.js';
 import { invoiceResource } from './invoice.js';
+import { invoicePaymentResource } from './invoice-payment.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -26,6 +27,8 @@ export * from './contract-file.js';
 export * from './outbox.js';
 export * from './invoice.js';
 export * from './invoice-planning.js';
+export * from './invoice-payment.js';
+export * from './contract-finance.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -41,4 +44,5 @@ export const resources: readonly AnyResource[] = [
   contractFileResource,
   outboxResource,
   invoiceResource,
+  invoicePaymentResource,
 ];

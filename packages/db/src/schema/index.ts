@@ -10,3 +10,4 @@ export * from './template.js';
 export * from './mail.js';
 export * from './invoice.js';
 export * from './dream-apply.js';
+export * from './payment.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../client.js';
+import { seedScalePayments } from './scale-payments.js';
 
 /**
  * Realistic demo data (names with diacritics from many countries, valid IBANs, contracts in every status,
@@ -149,8 +150,10 @@ export async function seedScale(db: Database, n: number): Promise<{ students: nu
       update students s set active_contract_id = c.id
       from contracts c
       where c.student_id = s.id and s.active_contract_id is null and c.application_id like 'SCALE-%'`);
+    // Issue 14 point 6: the payments of the numbered invoices (none yet where the scale data has no invoices).
+    await seedScalePayments(tx);
     for (const { indexdef } of gin.rows) await tx.execute(sql.raw(indexdef));
-    await tx.execute(sql`analyze students; analyze contracts`);
+    await tx.execute(sql`analyze students; analyze contracts; analyze invoice_payments`);
     return { students: made, contracts: made };
   });
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { contracts, invoices } from '@app/db';
+import { eq, sql } from 'drizzle-orm';
+import { contracts, invoicePayments, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract } from '../../test/factories.js';
-import { contractMoney, openAmountOf } from './money.js';
+import { contractMoney, contractTotals, openAmountOf } from './money.js';
 
 const t = await setupTestApp();
 const moneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0];
@@ -32,5 +32,21 @@ describe('contract money in SQL (DESIGN §11)', () => {
     await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `CN-O-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
     await t.db.insert(invoices).values({ ...base, amount: '0.20', number: `CN-O-${c.id}-1-2`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
     expect(await openAmountOf(t.db, n!.id)).toBe('0.00');
+  });
+
+  it('subtracts the payments, and as of a date counts only what was booked by then', async () => {
+    const c = await createContract(t.db);
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const [n] = await t.db.insert(invoices).values({ ...base, amount: '1234.56', number: `Q-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
+    await t.db.insert(invoicePayments).values([
+      { number: `QP-${c.id}-1`, invoice_id: n!.id, payment_date: '2026-01-10', amount_paid: '0.30', commission: '0.10' },
+      { number: `QP-${c.id}-2`, invoice_id: n!.id, payment_date: '2026-02-10', amount_paid: '1234.56' },
+    ]);
+    // Amount paid counts, not the net amount: the commission is the shop's, the student paid it all.
+    expect(await moneyOf(c.id)).toMatchObject({ invoiced_amount: 1234.56, payed_amount: 1234.86, to_be_payed_amount: -0.3 });
+    const asOf = contractTotals(contracts.id, '2026-01-31');
+    const [row] = await t.db.select({ paid: sql<string>`${asOf.paid}::text`, open: sql<string>`${asOf.open}::text` }).from(contracts).where(eq(contracts.id, c.id));
+    expect(row).toEqual({ paid: '0.30', open: '1234.26' });
+    expect(await openAmountOf(t.db, n!.id)).toBe('-0.30');
   });
 });

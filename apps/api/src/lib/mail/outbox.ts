@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { contracts, invoices, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
+import { contracts, invoicePayments, invoices, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
 import { storeFile } from '../files/stored-files.js';
@@ -25,6 +25,9 @@ export const ON_ACCEPTED_TARGETS = {
   /** The student's bank-info-requested timestamp and user. */
   'student.bankinfo_request': (tx: Tx, id: number, at: Date, userId: number | null) =>
     tx.update(students).set({ bankinfo_request_timestamp: at, bankinfo_request_user: userId }).where(eq(students.id, id)),
+  /** The payment confirmation's timestamp and user (issue 14 point 3). */
+  'invoice_payment.payment_confirmation': (tx: Tx, id: number, at: Date, userId: number | null) =>
+    tx.update(invoicePayments).set({ payment_confirmation_timestamp: at, payment_confirmation_user: userId }).where(eq(invoicePayments.id, id)),
 } as const;
 
 export type OnAcceptedTarget = keyof typeof ON_ACCEPTED_TARGETS;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { ROLES, type RoleName } from '@app/contracts';
-import { contracts, outbox, students, templates } from '@app/db';
+import { contracts, invoicePayments, invoices, outbox, students, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
@@ -38,6 +38,15 @@ const studentRow = async (id: number) => (await t.db.select().from(students).whe
 async function contractFor(values: Partial<typeof students.$inferInsert> = {}, contract: Partial<typeof contracts.$inferInsert> = {}) {
   const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski', email_address: `lukasz.${Math.random().toString(36).slice(2)}@example.org`, ...values });
   return { student, contract: await createContract(t.db, { student_id: student.id, ...contract }) };
+}
+
+/** A numbered invoice of the contract (issue 14: the mails show what is invoiced, paid and open). */
+async function numberedInvoice(contractId: number, amount: string, documentTypeId = 5) {
+  const [row] = await t.db
+    .insert(invoices)
+    .values({ contract_id: contractId, year: 1, semester: 0, amount, description: 'Participation fee year 1', number: `M-${contractId}-${documentTypeId}`, invoice_date: '2026-01-05', expiration_date: '2026-02-04', document_type_id: documentTypeId })
+    .returning();
+  return row!;
 }
 
 describe('send bank info request', () => {
@@ -131,6 +140,9 @@ describe('send bank info request', () => {
 describe('send PF status', () => {
   it('queues the participation-fee status and sets pf_status_email_timestamp once accepted; the batch is "Send PF Status"', async () => {
     const { student, contract } = await contractFor();
+    const pf = await numberedInvoice(contract.id, '1234.56');
+    await numberedInvoice(contract.id, '99.00', 7);
+    await t.db.insert(invoicePayments).values({ number: `P-M-${contract.id}`, invoice_id: pf.id, payment_date: '2026-01-20', amount_paid: '234.56' });
     const count = smtp.received.length;
     const res = await api('post', `/contracts/${contract.id}/send_pf_status`, tokens.User).send({});
     expect(res.status, res.text).toBe(200);
@@ -138,6 +150,11 @@ describe('send PF status', () => {
     const received = smtp.received.at(-1)!;
     expect(received.subject).toBe(`Participation fee status of contract ${contract.application_number}`);
     expect(received.text).toContain('Dear Łukasz Wiśniewski,');
+    // Only the participation fee, with its payment: invoiced 1.234,56, paid 234,56, open 1.000,00.
+    expect(received.text).toContain(`- ${pf.number} of 05-01-2026: € 1.234,56, open € 1.000,00`);
+    expect(received.text).toContain('Paid: € 234,56');
+    expect(received.text).toContain('Open: € 1.000,00');
+    expect(received.text).not.toContain(`M-${contract.id}-7`);
     const stamped = await waitFor('pf_status_email_timestamp', () => contractRow(contract.id), (r) => r.pf_status_email_timestamp !== null);
     const [mail] = await mailsOf(contract.id);
     expect(mail).toMatchObject({ status: 'sent', recipient: student.email_address });
@@ -155,19 +172,29 @@ describe('send PF status', () => {
 describe('send payment info and request payment info for a refund', () => {
   it('queue their mails to the student, concerning the contract', async () => {
     const { student, contract } = await contractFor();
+    const nothingOpen = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
+    expect(nothingOpen.status).toBe(409);
+    expect(nothingOpen.body.message).toBe(`Contract ${contract.application_number} has nothing open to pay`);
+    const inv = await numberedInvoice(contract.id, '500.25');
     expect((await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({})).status).toBe(200);
-    const refund = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ amount: 150.5, reason: 'Semester cancelled' });
+    // No credit yet: nothing to refund.
+    const noCredit = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ reason: 'Semester cancelled' });
+    expect(noCredit.status).toBe(409);
+    expect(noCredit.body.message).toBe('The contract has no credit to refund');
+    // 650.75 paid on 500.25 invoiced: a credit of 150.50, the amount asked about when none is given.
+    await t.db.insert(invoicePayments).values({ number: `P-R-${contract.id}`, invoice_id: inv.id, payment_date: '2026-01-20', amount_paid: '650.75' });
+    const refund = await api('post', `/contracts/${contract.id}/request_refund_info`, tokens.User).send({ reason: 'Semester cancelled' });
     expect(refund.status, refund.text).toBe(200);
     const mails = await mailsOf(contract.id);
-    expect(mails.map((m) => m.subject)).toEqual([`Payment information for invoice ${contract.application_number}`, 'Refund of € 150,50: your bank details, please']);
+    expect(mails.map((m) => m.subject)).toEqual([`Payment information for invoice ${inv.number}`, 'Refund of € 150,50: your bank details, please']);
+    expect(mails[0]!.text_body).toContain('please transfer € 500,25');
     expect(mails.every((m) => m.recipient === student.email_address)).toBe(true);
     expect(mails[1]!.text_body).toContain('(Semester cancelled)');
   });
 
-  it('the refund request answers 400 naming the field for a missing or bad amount or reason, and queues nothing', async () => {
+  it('the refund request answers 400 naming the field for a bad amount or a missing or bad reason, and queues nothing', async () => {
     const { contract } = await contractFor();
     const cases: [object, string][] = [
-      [{ reason: 'x' }, 'amount'],
       [{ amount: -5, reason: 'x' }, 'amount'],
       [{ amount: 'ten', reason: 'x' }, 'amount'],
       [{ amount: 1.234, reason: 'x' }, 'amount'],
@@ -190,6 +217,7 @@ describe('a template that does not render with real data', () => {
     await t.db.insert(templates).values({ internalname: 'payment_info_email', content: 'subject: Pay\n--- text ---\n{{ nowhere.to_be_found }}\n', filename: 'broken.liquid' });
     try {
       const { contract } = await contractFor();
+      await numberedInvoice(contract.id, '10.00');
       const res = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
       expect(res.status).toBe(500);
       expect(res.body.message).toMatch(/^E-mail: payment information: the uploaded template payment_info_email does not render \(line 3: undefined variable: nowhere/);

@@ -1,9 +1,10 @@
-import { contractActions, todayIn } from '@app/contracts';
+import { AppError, contractActions, todayIn } from '@app/contracts';
 import type { Tx } from '@app/db';
 import type { ActionImpl, ActionOutcome } from '../../lib/actions/types.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Actor, Row } from '../../lib/crud/crud-service.js';
+import { statusLines, type StatusLine } from '../../lib/invoicing/status.js';
 import { queueMail, type OnAccepted } from '../../lib/mail/outbox.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { renderMail } from '../../lib/templates/store.js';
@@ -28,11 +29,11 @@ async function sendContractMail(
   actor: Actor,
   row: Row,
   template: string,
-  extra: (data: MailData) => Record<string, unknown>,
+  extra: (data: MailData) => Record<string, unknown> | Promise<Record<string, unknown>>,
   onAccepted: (data: MailData) => OnAccepted[] = () => [],
 ): Promise<ActionOutcome> {
   const data = await contractTemplateData(tx, Number(row.id));
-  const mail = await renderMail({ db: tx, env: ctx.env }, template, { ...data, ...extra(data) });
+  const mail = await renderMail({ db: tx, env: ctx.env }, template, { ...data, ...(await extra(data)) });
   const id = Number(row.id);
   await queueMail(tx, actor, {
     to: { address: data.student.email, name: data.student.name },
@@ -47,10 +48,18 @@ async function sendContractMail(
 
 export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
   const today = () => todayIn(ctx.env.APP_TIMEZONE);
-  // Invoices do not exist yet (issue 13): the amounts are the contract's own (invoiced, paid, to be paid — zero
-  // until invoicing computes them) and the invoice lists are empty. The data already has the templates' shape,
-  // so the mails fill in once the figures exist.
-  const amounts = (row: Row) => ({ invoiced: Number(row.invoiced_amount ?? 0), paid: Number(row.payed_amount ?? 0), open: Number(row.to_be_payed_amount ?? 0) });
+  const cents = (lines: StatusLine[], field: 'amount' | 'credited' | 'paid' | 'open') => lines.reduce((sum, l) => sum + Math.round(l[field] * 100), 0) / 100;
+  /** The participation fee's status today (issue 14 point 5): its invoices with what is open, from lib/invoicing/status.ts. */
+  const pfStatus = async (tx: Tx, contractId: number) => {
+    const lines = await statusLines(tx, [contractId], today(), [5]);
+    return {
+      date: today(),
+      invoiced: cents(lines, 'amount') - cents(lines, 'credited'),
+      paid: cents(lines, 'paid'),
+      open: cents(lines, 'open'),
+      invoices: lines.map((l) => ({ number: l.number, date: l.invoice_date, amount: l.amount, open: l.open })),
+    };
+  };
   return [
     recordAction(contractActions.sendBankinfoRequest, (tx, actor, { row }) =>
       sendContractMail(
@@ -73,27 +82,34 @@ export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
         actor,
         row,
         'pf_status_email',
-        () => ({ pf_status: { date: today(), ...amounts(row), invoices: [] } }),
+        async () => ({ pf_status: await pfStatus(tx, Number(row.id)) }),
         () => [{ target: 'contract.pf_status_email_timestamp', id: Number(row.id) }],
       ),
     ),
-    recordAction(contractActions.sendPaymentInfo, (tx, actor, { row }) =>
-      sendContractMail(ctx, tx, actor, row, 'payment_info_email', (data) => ({
-        // Until invoices exist the contract stands in for one: its reference is the payment reference.
+    // What is open and how to pay: the open invoices (earliest due first), the reference being the first's number.
+    recordAction(contractActions.sendPaymentInfo, async (tx, actor, { row }) => {
+      const open = (await statusLines(tx, [Number(row.id)], today())).filter((l) => l.open > 0);
+      if (open.length === 0) throw new AppError('CONFLICT', `Contract ${String(row.application_number)} has nothing open to pay`);
+      open.sort((x, y) => (x.due_date ?? '9999').localeCompare(y.due_date ?? '9999'));
+      const first = open[0]!;
+      const total = cents(open, 'open');
+      return sendContractMail(ctx, tx, actor, row, 'payment_info_email', () => ({
         invoice: {
-          number: data.contract.reference,
-          date: today(),
-          // The samples' due date is 30 days after the invoice date.
-          due_date: new Date(Date.parse(`${today()}T00:00:00Z`) + 30 * 86_400_000).toISOString().slice(0, 10),
-          description: `Contract ${data.contract.reference}`,
-          lines: [],
-          total: amounts(row).open,
-          open_amount: amounts(row).open,
+          number: open.map((l) => l.number).join(', '),
+          date: first.invoice_date,
+          due_date: first.due_date,
+          description: first.description,
+          lines: open.map((l) => ({ description: `${l.number}: ${l.description}`, amount: l.open })),
+          total,
+          open_amount: total,
         },
-      })),
-    ),
+      }));
+    }),
     recordAction(contractActions.requestRefundInfo, (tx, actor, { row }, input) =>
-      sendContractMail(ctx, tx, actor, row, 'refund_request_email', () => ({ refund: { amount: input.amount, reason: input.reason } })),
+      sendContractMail(ctx, tx, actor, row, 'refund_request_email', () => ({
+        // The credit, in cents from the row's open amount (negative), unless the office gave an amount.
+        refund: { amount: input.amount ?? -Math.round(Number(row.to_be_payed_amount) * 100) / 100, reason: input.reason },
+      })),
     ),
   ];
 }

@@ -5,6 +5,7 @@ import { contractActions, contractEndDate, contractResource, contractStatusName,
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { contractImports } from './contract-import.js';
+import { contractFinanceImpls } from './contract-finance.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -143,6 +144,7 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
       return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
     }),
     ...contractMailActions(ctx),
+    ...contractFinanceImpls(ctx),
     ...imports.actions,
   ], imports.routes);
 }

@@ -24,6 +24,8 @@ export interface DetailPageProps<D extends AnyResource> {
   layout?: (form: ReactNode, detail: Detail) => ReactNode;
   /** Fields set from another field's change (a contract's end date from its start date). */
   derive?: DeriveValues;
+  /** A save refused until confirmed: the flag the server names with its 409 (see useDetail). */
+  confirmFlag?: string;
 }
 
 interface FieldSection {
@@ -56,10 +58,10 @@ export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
   return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
 }
 
-function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, ...props }: DetailPageProps<D> & { id: string }) {
+function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, confirmFlag, ...props }: DetailPageProps<D> & { id: string }) {
   const view = props.view ?? defaultView(descriptor);
   const title = view.titleSingular;
-  const detail = useDetail(descriptor, id, fields, { derive, view });
+  const detail = useDetail(descriptor, id, fields, { derive, view, confirmFlag });
   const [confirmOpen, setConfirmOpen] = useState(false);
   const { mode, record } = detail;
   const formId = `detail-form-${descriptor.key}`;
@@ -218,6 +220,15 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           <Button color="red" onClick={confirmDelete}>
             Yes
           </Button>
+        </Group>
+      </Modal>
+      <Modal opened={detail.confirmation !== null} onClose={() => detail.confirmation?.cancel()} title={`Save ${title}?`} withCloseButton={false} centered size="md">
+        <Text size="sm">{detail.confirmation?.message}</Text>
+        <Group justify="flex-end" mt="md" gap="xs">
+          <Button variant="default" onClick={() => detail.confirmation?.cancel()} data-autofocus>
+            No
+          </Button>
+          <Button onClick={() => detail.confirmation?.accept()}>Yes</Button>
         </Group>
       </Modal>
       <LeaveDialog blocker={detail.leaveBlocker} title={title} />

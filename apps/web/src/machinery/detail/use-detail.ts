@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from '@mantine/form';
@@ -111,6 +111,12 @@ export interface DetailOptions {
   derive?: DeriveValues | undefined;
   /** The view the screen shows the record in (its routes); the resource's default view otherwise. */
   view?: ViewDescriptor | undefined;
+  /**
+   * A save the server refuses with a 409 naming this flag among its errors (an invoice payment's
+   * `allow_overpayment`) is asked again in a confirm dialog with the server's message; Yes sends it again with
+   * the flag true.
+   */
+  confirmFlag?: string | undefined;
 }
 
 /**
@@ -122,7 +128,9 @@ export interface DetailOptions {
  * the user started from, for the diff) and the server's field errors of a failed save.
  */
 export function useDetail<D extends AnyResource>(descriptor: D, id: string, fields: readonly FieldDef[], options: DetailOptions = {}) {
-  const { derive } = options;
+  const { derive, confirmFlag } = options;
+  /** The server's question of a save refused until confirmed (confirmFlag), while it is asked. */
+  const [question, setQuestion] = useState<string | null>(null);
   const routes = (options.view ?? defaultView(descriptor)).routes;
   const isNew = id === 'new';
   const [searchParams, setSearchParams] = useSearchParams();
@@ -241,9 +249,9 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const invalidateLists = useCallback(() => refreshAfterWrite(queryClient, descriptor.key), [queryClient, descriptor.key]);
 
   const saveMutation = useMutation({
-    mutationFn: async (): Promise<{ created?: number | string; row?: Row }> => {
+    mutationFn: async (flags: Values): Promise<{ created?: number | string; row?: Row }> => {
       if (mode === 'new') {
-        const body = validation.createBody ?? validation.parsed;
+        const body = { ...(validation.createBody ?? validation.parsed), ...flags };
         const { id: created } = await api.post<{ id: number | string }>(`/${descriptor.apiPath}`, body);
         return { created };
       }
@@ -252,6 +260,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       if (changedFields.length === 0) return {};
       const body: Values = { id: from.id };
       for (const name of changedFields) body[name] = validation.parsed[name];
+      Object.assign(body, flags);
       const headers: Record<string, string> = {};
       if (typeof from.edit_timestamp === 'string') headers['If-Match'] = from.edit_timestamp;
       const row = await api.put<Row>(`/${descriptor.apiPath}/${encodeURIComponent(String(from.id))}`, body, { headers });
@@ -273,6 +282,10 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       await invalidateLists();
     },
     onError: (error) => {
+      if (confirmFlag && error instanceof ApiError && error.isConflict && error.errors[confirmFlag]) {
+        setQuestion(error.message);
+        return;
+      }
       if (error instanceof ApiError && error.isValidation) {
         form.setErrors(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [name, messages[0]])));
       }
@@ -328,7 +341,19 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     canDelete,
     canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && !saving,
     saving,
-    save: () => saveMutation.mutate(),
+    save: () => saveMutation.mutate({}),
+    /** The question of a save the server asks to confirm (confirmFlag): Yes saves again with the flag. */
+    confirmation:
+      question === null || !confirmFlag
+        ? null
+        : {
+            message: question,
+            accept: () => {
+              setQuestion(null);
+              saveMutation.mutate({ [confirmFlag]: true });
+            },
+            cancel: () => setQuestion(null),
+          },
     deleting: deleteMutation.isPending,
     remove: () => deleteMutation.mutate(),
     startEdit,

@@ -416,8 +416,9 @@ describe('contract screen', () => {
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
     const { user } = await openContract(1, contractApi(session(readerUser)));
-    // Spec §6: everyone may download exports; it is a Reader's only action here.
-    expect(within(screen.getByRole('group', { name: 'Actions' })).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download numbered invoice details']);
+    // Everyone logged in may download (spec §6): the numbered invoice details and the payment status files are the Reader's only actions.
+    const actions = screen.getByRole('group', { name: 'Actions' });
+    expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download numbered invoice details', 'Download payment status', 'Download PF payment status']);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
     const documents = screen.getByRole('table', { name: 'Documents' });
     expect(await within(documents).findByText('contract.pdf')).toBeInTheDocument();
@@ -579,7 +580,8 @@ describe('contract mails', () => {
       .filter((label) => MAIL_BUTTONS.includes(label ?? ''));
 
   it('offers a User the four mail actions from the declarations (a Reader has no actions at all: see the contract screen)', async () => {
-    await openContract(1, contractApi(session(plainUser)));
+    // A contract with a credit: the refund request is offered too.
+    await openContract(1, contractApi({ ...session(plainUser), 'GET /contracts/1': { body: contractRow(1, { files: 1, to_be_payed_amount: -150.5 }) } }));
     expect(mailButtons()).toEqual(MAIL_BUTTONS);
     for (const name of MAIL_BUTTONS) expect(screen.getByRole('button', { name })).toBeEnabled();
   });
@@ -588,6 +590,11 @@ describe('contract mails', () => {
     await openContract(1, contractApi({ 'GET /contracts/1': { body: contractRow(1, { student_email: '' }) } }));
     expect(screen.getByRole('button', { name: 'Send bank info request' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Send bank info request' })).toHaveAttribute('data-disabled-reason', 'The student has no e-mail address');
+  });
+
+  it('offers the refund request only on a contract with a credit', async () => {
+    await openContract(1, contractApi());
+    expect(screen.getByRole('button', { name: 'Request payment info for refund' })).toHaveAttribute('data-disabled-reason', 'The contract has no credit to refund');
   });
 
   it('says the contract is not active on the disabled buttons', async () => {
@@ -615,7 +622,7 @@ describe('contract mails', () => {
   });
 
   it('Request payment info for refund asks the amount and the reason and sends them', async () => {
-    const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } } });
+    const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } }, 'GET /contracts/1': { body: contractRow(1, { files: 1, to_be_payed_amount: -150.5 }) } });
     const { user } = await openContract(1, api);
     await user.click(screen.getByRole('button', { name: 'Request payment info for refund' }));
     const dialog = await screen.findByRole('dialog', { name: 'Request payment info for refund' });
@@ -763,5 +770,43 @@ describe('contract documents', () => {
     expect(await screen.findByRole('tab', { name: 'Documents (0)' })).toBeInTheDocument();
     expect(api.sent('DELETE /contract_files/1')).toHaveLength(1);
     expect(await within(table).findByText('No Data Available')).toBeInTheDocument();
+  });
+});
+
+describe('contract finance (issue 14 point 5, issue 18 point 3)', () => {
+  it('the contract screen downloads the payment status as of a simulation date', async () => {
+    const api = contractApi({
+      'POST /contracts/1/download_payment_status': { file: { content: new Blob(['%PDF-1.4 status'], { type: 'application/pdf' }), filename: 'Payment_Status_A000001_2026-04-15.pdf' } },
+    });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Download payment status' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Download payment status' });
+    await user.type(within(dialog).getByLabelText(/^Simulation date/), '15-04-2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Download payment status' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /contracts/1/download_payment_status')!.body).toEqual({ date: '2026-04-15', format: 'pdf' });
+    expect(savedFiles[0]!.filename).toBe('Payment_Status_A000001_2026-04-15.pdf');
+    expect(await blobText(savedFiles[0]!.blob)).toBe('%PDF-1.4 status');
+  });
+
+  it('the overview exports Payments_Due.xlsx and the payment status over a period for its filter', async () => {
+    const api = contractApi({
+      'POST /contracts/download_payments_due': { file: { content: new Blob(['PK due']), filename: 'Payments_Due.xlsx' } },
+      'POST /contracts/download_paymentstatus_period': { file: { content: new Blob(['PK period']), filename: 'Payment_Status_2026-02-01_2026-03-31.xlsx' } },
+    });
+    const { user } = renderApp('/contracts', api);
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('button', { name: 'Export payments due' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('Payments_Due.xlsx');
+    expect(api.last('POST /contracts/download_payments_due')!.body).toMatchObject({ filter: expect.any(Object) });
+    await user.click(screen.getByRole('button', { name: 'Export payment status (period)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Export payment status (period)' });
+    await user.type(within(dialog).getByLabelText(/^From/), '01-02-2026');
+    await user.type(within(dialog).getByLabelText(/^Until/), '31-03-2026');
+    await user.click(within(dialog).getByRole('button', { name: 'Export payment status (period)' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(2));
+    expect(api.last('POST /contracts/download_paymentstatus_period')!.body).toMatchObject({ from: '2026-02-01', until: '2026-03-31' });
+    expect(savedFiles[1]!.filename).toBe('Payment_Status_2026-02-01_2026-03-31.xlsx');
   });
 });

@@ -1,14 +1,19 @@
 import { Link } from 'react-router';
 import { Anchor } from '@mantine/core';
-import { formatDateTime, type OutboxMail } from '@app/contracts';
-import { navigationTargets } from '../../lib/navigation';
+import { formatDateTime, invoicePaymentResource, type OutboxMail } from '@app/contracts';
+import { detailPath, navigationTargets } from '../../lib/navigation';
 import { InfoList } from '../../machinery/detail/info-list';
 import type { Detail } from '../../machinery/detail/use-detail';
 
 /** The record a mail concerns: a link where its screen exists. */
 function concerns(m: OutboxMail) {
   if (m.resource === null || m.record_id === null) return '—';
-  const to = m.resource === 'contract' ? navigationTargets.contract(m.record_id) : m.resource === 'student' ? navigationTargets.student(m.record_id) : null;
+  const targets: Record<string, (id: number) => string> = {
+    contract: navigationTargets.contract,
+    student: navigationTargets.student,
+    invoice_payment: (id) => detailPath(invoicePaymentResource, id),
+  };
+  const to = targets[m.resource]?.(m.record_id) ?? null;
   const label = m.resource === 'emailSettings' ? 'Test mail' : `${m.resource} ${m.record_id}`;
   return to ? (
     <Anchor component={Link} to={to} size="sm">

@@ -12,6 +12,7 @@ export const outboxFilters = defineFilters(outboxResource, [
     options: [
       { value: 'contract', label: 'Contract' },
       { value: 'student', label: 'Student' },
+      { value: 'invoice_payment', label: 'Invoice payment' },
       { value: 'emailSettings', label: 'Test mail' },
     ],
   },

@@ -1,0 +1,215 @@
+import type { Response } from 'express';
+import ExcelJS from 'exceljs';
+import { AppError, contractFinanceActions, contractResource, formatDate, formatMoney, todayIn } from '@app/contracts';
+import type { DbOrTx } from '@app/db';
+import { listAction, recordAction, type ActionImpl } from '../../lib/actions/types.js';
+import type { AppContext } from '../../lib/context.js';
+import type { CrudService } from '../../lib/crud/crud-service.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
+import { sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
+import { academicYearOf, contractBalances, periodEntries, statusLines, type StatusLine } from '../../lib/invoicing/status.js';
+import { contractTemplateData } from '../../lib/templates/contract-data.js';
+import { pdfOf } from '../../lib/templates/pdf.js';
+
+/**
+ * Contract finance (issue 14 point 5, issue 18 point 3; decision 021): payment status files and exports, all
+ * from lib/invoicing/status.ts (one definition of invoiced, credited, paid and open). The list exports take
+ * the overview's filter or selection like Export report, find the contracts through the contract service and
+ * stream their rows, a chunk of contracts at a time.
+ */
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The participation fee (decision 018): its status is that of its invoices. */
+const PARTICIPATION_FEE = [5];
+const CHUNK = 500;
+
+const lineColumns: SheetColumn[] = [
+  { field: 'contract', title: 'Contract' },
+  { field: 'student_name', title: 'Student Name', width: 180 },
+  { field: 'number', title: 'Invoice Number' },
+  { field: 'document_type', title: 'Document Type' },
+  { field: 'description', title: 'Description', width: 220 },
+  { field: 'invoice_date', title: 'Date', format: 'date' },
+  { field: 'due_date', title: 'Due Date', format: 'date' },
+  { field: 'amount', title: 'Invoiced', format: 'money' },
+  { field: 'credited', title: 'Credited', format: 'money' },
+  { field: 'paid', title: 'Paid', format: 'money' },
+  { field: 'open', title: 'Open', format: 'money' },
+  { field: 'expired', title: 'Expired', format: 'bool' },
+];
+
+const balanceColumns: SheetColumn[] = [
+  { field: 'contract', title: 'Contract' },
+  { field: 'student_name', title: 'Student Name', width: 180 },
+  { field: 'invoiced', title: 'Invoiced', format: 'money' },
+  { field: 'credited', title: 'Credited', format: 'money' },
+  { field: 'paid', title: 'Paid', format: 'money' },
+  { field: 'open', title: 'Open', format: 'money' },
+];
+
+const rowOf = (columns: readonly SheetColumn[], r: object): unknown[] => columns.map((c) => (r as Record<string, unknown>)[c.field] ?? null);
+
+/** The contract ids of the overview's filter (or the selection), a chunk at a time, in the overview's order. */
+async function* contractChunks(service: CrudService, input: { ids?: number[] | undefined; filter?: Record<string, string | number | boolean> | undefined }): AsyncGenerator<number[]> {
+  const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page'].includes(k));
+  const query = parseListQuery(contractResource, Object.fromEntries(given.map(([k, v]) => [k, String(v)])));
+  const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+  let chunk: number[] = [];
+  for await (const [id] of service.iterate(query, ['id'], ids)) {
+    chunk.push(Number(id));
+    if (chunk.length === CHUNK) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+async function* rowsOf<T extends object>(chunks: AsyncIterable<number[]>, read: (ids: number[]) => Promise<T[]>, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
+  for await (const ids of chunks) for (const r of await read(ids)) yield rowOf(columns, r);
+}
+
+/** One contract's status as a PDF letter: a line per invoice with what is open, expired ones marked. */
+async function statusPdf(ctx: AppContext, db: DbOrTx, contractId: number, date: string, lines: StatusLine[], title: string): Promise<Buffer> {
+  const data = await contractTemplateData(db, contractId);
+  const sum = (field: 'amount' | 'credited' | 'paid' | 'open') => lines.reduce((cents, l) => cents + Math.round(l[field] * 100), 0) / 100;
+  return pdfOf(ctx.env, {
+    title,
+    references: [
+      { label: 'Date', value: formatDate(date) },
+      { label: 'Contract', value: data.contract.reference },
+    ],
+    address: [data.student.name, ...data.student.address_lines],
+    intro: `The payment status of contract ${data.contract.reference} on ${formatDate(date)}: per invoice what was invoiced, credited and paid by then, and what is open.`,
+    table: {
+      header: { text: 'Invoice', amount: 'Open' },
+      rows: lines.map((l) => ({
+        text: `${l.number} of ${formatDate(l.invoice_date)}, due ${formatDate(l.due_date)}: ${l.description}; invoiced ${formatMoney(l.amount)}, credited ${formatMoney(l.credited)}, paid ${formatMoney(l.paid)}${l.expired ? ' (EXPIRED)' : ''}`,
+        amount: formatMoney(l.open),
+      })),
+    },
+    totals: [
+      { text: 'Invoiced', amount: formatMoney(sum('amount')) },
+      { text: 'Credited', amount: formatMoney(sum('credited')) },
+      { text: 'Paid', amount: formatMoney(sum('paid')) },
+      { text: 'Open', amount: formatMoney(sum('open')) },
+    ],
+    payment: '',
+    closing: '',
+  });
+}
+
+/** One contract's status lines as an xlsx file, written when the answer is sent. */
+const linesXlsx = (filename: string, lines: StatusLine[], timeZone: string) => ({
+  filename,
+  contentType: XLSX,
+  write: (res: Response) =>
+    sendXlsx(
+      res,
+      filename,
+      'Payment status',
+      lineColumns,
+      (async function* () {
+        for (const l of lines) yield rowOf(lineColumns, l);
+      })(),
+      { timeZone },
+    ),
+});
+
+export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
+  const today = () => todayIn(ctx.env.APP_TIMEZONE);
+  const timeZone = ctx.env.APP_TIMEZONE;
+  const a = contractFinanceActions;
+  return [
+    recordAction(a.downloadPaymentStatus, async (tx, _actor, { id, row }, input) => {
+      const date = input.date ?? today();
+      const lines = await statusLines(tx, [id], date);
+      const base = `Payment_Status_${String(row.application_number)}_${date}`;
+      if (input.format === 'xlsx') return { eventType: 'export', message: `"${base}.xlsx"`, file: linesXlsx(`${base}.xlsx`, lines, timeZone) };
+      const pdf = await statusPdf(ctx, tx, id, date, lines, 'Payment status');
+      return { eventType: 'export', message: `"${base}.pdf"`, file: { filename: `${base}.pdf`, contentType: 'application/pdf', content: pdf } };
+    }),
+    recordAction(a.downloadPfPaymentStatus, async (tx, _actor, { id, row }, input) => {
+      const date = input.date ?? today();
+      const lines = await statusLines(tx, [id], date, PARTICIPATION_FEE);
+      const filename = `PF_Payment_Status_${String(row.application_number)}_${date}.xlsx`;
+      return { eventType: 'export', message: `"${filename}"`, file: linesXlsx(filename, lines, timeZone) };
+    }),
+    listAction(a.downloadPaymentStatusList, async (db, _actor, input, { service }) => {
+      const date = input.date ?? today();
+      const filename = 'Payment_Status.xlsx';
+      return {
+        eventType: 'export',
+        message: `Exported ${filename} as of ${date}`,
+        file: { filename, contentType: XLSX, write: (res) => sendXlsx(res, filename, 'Payment status', lineColumns, rowsOf(contractChunks(service, input), (ids) => statusLines(db, ids, date), lineColumns), { timeZone }) },
+      };
+    }),
+    listAction(a.downloadBalance, async (db, _actor, input, { service }) => {
+      const date = input.date ?? today();
+      const filename = 'Balance.xlsx';
+      return {
+        eventType: 'export',
+        message: `Exported ${filename} as of ${date}`,
+        file: { filename, contentType: XLSX, write: (res) => sendXlsx(res, filename, 'Balance', balanceColumns, rowsOf(contractChunks(service, input), (ids) => contractBalances(db, ids, date), balanceColumns), { timeZone }) },
+      };
+    }),
+    // The open invoices by due date, expired (earliest due) first, across the filtered contracts.
+    listAction(a.downloadPaymentsDue, async (db, _actor, input, { service }) => {
+      const date = today();
+      const filename = 'Payments_Due.xlsx';
+      const due: StatusLine[] = [];
+      for await (const ids of contractChunks(service, input)) for (const l of await statusLines(db, ids, date)) if (l.open > 0) due.push(l);
+      due.sort((x, y) => (x.due_date ?? '9999').localeCompare(y.due_date ?? '9999') || x.number.localeCompare(y.number));
+      const columns = [{ field: 'due_date', title: 'Due Date', format: 'date' }, { field: 'expired', title: 'Expired', format: 'bool' }, ...lineColumns.filter((c) => c.field !== 'due_date' && c.field !== 'expired')] satisfies SheetColumn[];
+      return {
+        eventType: 'export',
+        message: `Exported ${filename}`,
+        file: {
+          filename,
+          contentType: XLSX,
+          write: (res) =>
+            sendXlsx(
+              res,
+              filename,
+              'Payments due',
+              columns,
+              (async function* () {
+                for (const l of due) yield rowOf(columns, l);
+              })(),
+              { timeZone },
+            ),
+        },
+      };
+    }),
+    listAction(a.downloadPaymentStatusPeriod, async (db, _actor, input, { service }) => {
+      const year = academicYearOf(today());
+      const from = input.from ?? year.from;
+      const until = input.until ?? year.until;
+      if (from > until) throw new AppError('BAD_REQUEST', 'Invalid input: from', { from: [`From (${from}) must not be after until (${until})`] });
+      const book = new ExcelJS.Workbook();
+      const money = '#,##0.00 "€"';
+      const summary = book.addWorksheet('Contracts');
+      summary.columns = [...balanceColumns, { field: 'balance', title: 'Balance at end' }].map((c) => ({ header: c.title, key: c.field, width: c.field === 'student_name' ? 28 : 16 }));
+      const entries = book.addWorksheet('Documents and payments');
+      entries.columns = [
+        { header: 'Contract', key: 'contract', width: 14 },
+        { header: 'Student Name', key: 'student_name', width: 28 },
+        { header: 'Kind', key: 'kind', width: 12 },
+        { header: 'Number', key: 'number', width: 18 },
+        { header: 'Date', key: 'date', width: 12 },
+        { header: 'Description', key: 'description', width: 40 },
+        { header: 'Amount', key: 'amount', width: 14 },
+      ];
+      for await (const ids of contractChunks(service, input)) {
+        for (const b of await contractBalances(db, ids, { from, until })) summary.addRow(b);
+        for (const e of await periodEntries(db, ids, from, until)) entries.addRow({ ...e, date: new Date(`${e.date}T00:00:00Z`) });
+      }
+      for (const key of ['invoiced', 'credited', 'paid', 'open', 'balance']) summary.getColumn(key).numFmt = money;
+      entries.getColumn('amount').numFmt = money;
+      entries.getColumn('date').numFmt = 'dd-mm-yyyy';
+      const content = Buffer.from(await book.xlsx.writeBuffer());
+      const filename = `Payment_Status_${from}_${until}.xlsx`;
+      return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, content } };
+    }),
+  ];
+}

@@ -1,0 +1,229 @@
+import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { AppError, formatMoney, invoicePaymentActions, invoicePaymentResource } from '@app/contracts';
+import { contracts, invoicePayments, invoices, students, users, type Tx } from '@app/db';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { recordAction } from '../../lib/actions/types.js';
+import type { AppContext } from '../../lib/context.js';
+import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
+import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { invoiceAmounts } from '../../lib/invoicing/money.js';
+import { queueMail } from '../../lib/mail/outbox.js';
+import { nextNumber } from '../../lib/numbering.js';
+import { nameMatches } from '../../lib/search.js';
+import { contractTemplateData } from '../../lib/templates/contract-data.js';
+import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
+import { renderMail } from '../../lib/templates/store.js';
+
+const p = invoicePayments;
+const i = invoices;
+
+const joinInvoiceContractStudent: Join = (q) =>
+  q
+    .innerJoin(i, eq(i.id, p.invoice_id))
+    .innerJoin(contracts, eq(contracts.id, i.contract_id))
+    .innerJoin(students, eq(students.id, contracts.student_id));
+
+/** The invoice's open amount, all its payments counted: the one definition of lib/invoicing/money.ts. */
+const { open: invoiceOpen } = invoiceAmounts(i);
+
+const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
+
+/** Payments of the invoices that match (the contract's fields through the invoices' index). */
+const byInvoice = (condition: SQL): SQL => inArray(p.invoice_id, sql`(select ${i.id} from ${i} where ${condition})`);
+
+const plainFields = [
+  'id', 'number', 'invoice_id', 'payment_date', 'paid_by_shopify', 'comments', 'payment_confirmation_timestamp', 'pdf_filename', 'pdf_timestamp',
+  'creation_timestamp', 'edit_timestamp',
+] as const;
+
+/** What the invoice of a payment is, locked until the transaction ends: payments of one invoice take turns. */
+async function lockInvoice(tx: Tx, invoiceId: number) {
+  const [locked] = await tx.select({ id: i.id }).from(i).where(eq(i.id, invoiceId)).for('update');
+  if (!locked) throw new AppError('BAD_REQUEST', 'Invalid input: invoice_id', { invoice_id: ['Invoice is not known'] });
+  const [inv] = await tx
+    .select({ number: i.number, is_creditnote: i.is_creditnote, open: sql<string>`(${invoiceOpen})::text` })
+    .from(i)
+    .where(eq(i.id, invoiceId));
+  return inv!;
+}
+
+/**
+ * A payment belongs to a numbered invoice (decision 021): on a planned invoice or a credit note it is a 409
+ * with the reason. A payment beyond what the invoice still owes (`open`, its other payments counted) is a 409
+ * naming the open amount, unless the request allows the overpayment.
+ */
+async function checkPayment(tx: Tx, invoiceId: number, amount: number, alreadyPaidHere: number, allowOverpayment: boolean): Promise<void> {
+  const inv = await lockInvoice(tx, invoiceId);
+  if (inv.is_creditnote) throw new AppError('CONFLICT', `Invoice ${inv.number ?? invoiceId} is a credit note: a payment belongs to a numbered invoice`);
+  if (inv.number === null) throw new AppError('CONFLICT', 'The invoice is planned, not numbered yet: a payment belongs to a numbered invoice');
+  if (allowOverpayment) return;
+  // In cents: the open amount is NUMERIC text, the amount a JSON number with at most 2 decimals.
+  const openCents = Math.round(Number(inv.open) * 100) + Math.round(alreadyPaidHere * 100);
+  const amountCents = Math.round(amount * 100);
+  if (amountCents > openCents) {
+    const message = `Invoice ${inv.number} is open for ${formatMoney(openCents / 100)}: a payment of ${formatMoney(amount)} pays ${formatMoney((amountCents - openCents) / 100)} too much. Confirm the overpayment (allow_overpayment: true) to book it as a credit on the contract.`;
+    throw new AppError('CONFLICT', message, { allow_overpayment: [message] });
+  }
+}
+
+export function invoicePaymentModule(ctx: AppContext): ResourceModule {
+  const service = createCrudService(ctx.db, {
+    resource: invoicePaymentResource,
+    table: p,
+    columns: {
+      ...Object.fromEntries(plainFields.map((f) => [f, p[f] as AnyPgColumn])),
+      invoice: sql<string>`coalesce(${i.number}, '')`,
+      contract_id: i.contract_id,
+      contract: contracts.application_number,
+      student_id: contracts.student_id,
+      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      amount_paid: moneyValue(p.amount_paid),
+      commission: moneyValue(p.commission),
+      net_amount: moneyValue(p.net_amount),
+      amount_shopify: sql<number | null>`${p.amount_shopify}::float8`,
+      invoice_open_amount: sql<number>`(${invoiceOpen})::float8`,
+      payment_confirmation_user: userName(p.payment_confirmation_user),
+      pdf_user: userName(p.pdf_user),
+      creation_user: userName(p.creation_user),
+      edit_user: userName(p.edit_user),
+    },
+    joins: joinInvoiceContractStudent,
+    countJoins: (q) => q,
+    sortJoins: { invoice: joinInvoiceContractStudent, contract: joinInvoiceContractStudent, student_name: joinInvoiceContractStudent },
+    search: (term) =>
+      or(
+        ilike(p.number, likePattern(term)),
+        byInvoice(
+          or(
+            ilike(i.number, likePattern(term)),
+            inArray(
+              i.contract_id,
+              sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
+            ),
+          )!,
+        ),
+      ),
+    filters: {
+      contract_id: (v) => byInvoice(eq(i.contract_id, Number(v))),
+      student_id: (v) => byInvoice(inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${eq(contracts.student_id, Number(v))})`)),
+      invoice_id: (v) => eq(p.invoice_id, Number(v)),
+      email_sent: (v) => (v === 'true' ? isNotNull(p.payment_confirmation_timestamp) : isNull(p.payment_confirmation_timestamp)),
+      payment_date_after: (v) => sql`${p.payment_date} > ${String(v)}`,
+    },
+    unique: { invoice_payments_number_unique: { field: 'number', label: 'Payment ID' } },
+    eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.contract_id) }),
+    hooks: {
+      beforeCreate: async (tx, values, actor) => {
+        const { allow_overpayment, ...rest } = values;
+        await checkPayment(tx, Number(rest.invoice_id), Number(rest.amount_paid), 0, allow_overpayment === true);
+        // The number is taken in this transaction: a failure gives it back (DESIGN §11).
+        const { number } = await nextNumber(tx, 'invoice_payment', Number(String(rest.payment_date).slice(0, 4)));
+        return { ...rest, number, creation_user: actor.user.id };
+      },
+      beforeUpdate: async (tx, changes, current) => {
+        const { allow_overpayment, ...rest } = changes;
+        if (rest.amount_paid !== undefined && Number(rest.amount_paid) > Number(current.amount_paid)) {
+          await checkPayment(tx, Number(current.invoice_id), Number(rest.amount_paid), Number(current.amount_paid), allow_overpayment === true);
+        }
+        return rest;
+      },
+    },
+  });
+
+  /** The data of the payment confirmation templates, shaped like their sample (lib/templates/registry.ts). */
+  async function templateData(tx: Tx, id: number) {
+    const [r] = await tx
+      .select({
+        number: p.number,
+        date: p.payment_date,
+        amount: sql<string>`${p.amount_paid}::text`,
+        shopify: p.paid_by_shopify,
+        invoice_number: i.number,
+        invoice_date: i.invoice_date,
+        expiration_date: i.expiration_date,
+        description: i.description,
+        invoiced: sql<string>`(${invoiceAmounts(i).invoiced})::text`,
+        open: sql<string>`(${invoiceOpen})::text`,
+        contract_id: i.contract_id,
+      })
+      .from(p)
+      .innerJoin(i, eq(i.id, p.invoice_id))
+      .where(eq(p.id, id));
+    if (!r) throw new AppError('NOT_FOUND', `Invoice Payment ${id} not found`);
+    const total = Number(r.invoiced);
+    return {
+      ...(await contractTemplateData(tx, r.contract_id)),
+      invoice: {
+        number: r.invoice_number ?? '',
+        date: r.invoice_date,
+        due_date: r.expiration_date,
+        description: r.description,
+        lines: [{ description: r.description, amount: total }],
+        total,
+        open_amount: Number(r.open),
+      },
+      payment: { number: r.number, date: r.date, amount: Number(r.amount), reference: r.invoice_number ?? '', method: r.shopify ? 'Shop (card payment)' : 'Bank transfer' },
+    };
+  }
+
+  /** Renders the confirmation PDF, stores it and points the payment at it; the changed fields for the event. */
+  async function createPdf(tx: Tx, actor: Actor, row: Row) {
+    const data = await templateData(tx, Number(row.id));
+    const filename = `Payment_Confirmation_${String(row.number)}.pdf`;
+    const pdf = await createStoredPdf({ db: tx, env: ctx.env }, 'payment_confirmation_pdf', data, filename, actor.user.id);
+    const changes = await service.applyChanges(tx, row, { pdf_filename: filename, pdf_file_id: pdf.fileId, pdf_user: actor.user.id, pdf_timestamp: new Date() }, actor);
+    delete changes.pdf_file_id;
+    delete changes.pdf_user;
+    delete changes.pdf_timestamp;
+    return { changes, data, fileId: pdf.fileId };
+  }
+
+  return defineModule(ctx, service, [
+    recordAction(invoicePaymentActions.createPdf, async (tx, actor, { row }) => {
+      const { changes } = await createPdf(tx, actor, row);
+      return { changes, message: `Payment confirmation ${String(row.number)} created` };
+    }),
+    recordAction(invoicePaymentActions.downloadPdf, async (tx, _actor, { id }) => {
+      const [found] = await tx.select({ fileId: p.pdf_file_id }).from(p).where(eq(p.id, id));
+      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
+      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this payment yet');
+      return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
+    }),
+    // The confirmation: the PDF (rendered now when missing) attached, queued in the outbox in this transaction;
+    // the outbox sets payment_confirmation_timestamp once the SMTP server accepted it (decision 016).
+    recordAction(invoicePaymentActions.sendEmail, async (tx, actor, { id, row }) => {
+      let fileId: number | null = (await tx.select({ fileId: p.pdf_file_id }).from(p).where(eq(p.id, id)))[0]?.fileId ?? null;
+      let changes = {};
+      let data;
+      if (fileId === null) {
+        const created = await createPdf(tx, actor, row);
+        ({ changes, data, fileId } = created);
+      } else {
+        data = await templateData(tx, id);
+      }
+      if (!data.student.email) throw new AppError('CONFLICT', `${data.student.name} has no e-mail address`);
+      const stored = await readStoredPdf(tx, fileId);
+      if (!stored) throw new AppError('CONFLICT', 'The payment confirmation PDF is missing');
+      const mail = await renderMail({ db: tx, env: ctx.env }, 'payment_confirmation_email', data);
+      await queueMail(tx, actor, {
+        to: { address: data.student.email, name: data.student.name },
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? null,
+        attachments: [{ filename: stored.filename, contentType: stored.mimeType, content: stored.content }],
+        concerns: { resource: 'invoice_payment', id },
+        onAccepted: [{ target: 'invoice_payment.payment_confirmation', id }],
+      });
+      return { changes, message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued`, amount: Number(row.amount_paid) };
+    }),
+  ]);
+}
+
+/** The numbered invoices a payment can belong to (spec §7 choice list `invoices`), searched on the server. */
+export function invoicePaymentChoices(ctx: AppContext): Record<'invoices', ChoiceSource> {
+  const numberedInvoice = and(isNotNull(i.number), eq(i.is_creditnote, false));
+  return {
+    invoices: tableChoices(ctx.db, { table: i, id: i.id, label: sql`coalesce(${i.number}, '')`, where: numberedInvoice, matches: (term) => ilike(i.number, likePattern(term)) }),
+  };
+}

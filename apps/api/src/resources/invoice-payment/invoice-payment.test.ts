@@ -1,0 +1,305 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { and, desc, eq } from 'drizzle-orm';
+import { invoicePaymentResource } from '@app/contracts';
+import { contracts, invoicePayments, invoices, logEvents, outbox } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { crudSuite } from '../../test/crud-suite.js';
+import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { pdfText } from '../../test/files.js';
+import { startTestSmtp } from '../../test/smtp.js';
+import { waitFor } from '../../test/wait.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { contractMoney } from '../../lib/invoicing/money.js';
+
+const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' });
+const smtp = await startTestSmtp();
+await startTestWorkers(t);
+
+type U = Awaited<ReturnType<typeof userWithToken>>;
+let user: U;
+let reader: U;
+let developer: U;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+  reader = await userWithToken(t.app, t.db, 'Reader');
+  developer = await userWithToken(t.app, t.db, 'Developer');
+  const res = await api('put', '/config/email/', developer.token).send({ smtp_servername: '127.0.0.1', smtp_port: smtp.port, smtp_security: 'none', from_email_address: 'office@example.org' });
+  expect(res.status, res.text).toBe(200);
+});
+const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+
+let seq = 0;
+async function contractWithStudent() {
+  const student = await createStudent(t.db, { first_name: 'Zoë', last_name: 'Ñúñez-Øberg', email_address: `zoe.${++seq}.${Date.now()}@example.org` });
+  return { student, contract: await createContract(t.db, { student_id: student.id }) };
+}
+async function numbered(contractId: number, amount: string, values: Partial<typeof invoices.$inferInsert> = {}) {
+  const [row] = await t.db
+    .insert(invoices)
+    .values({ contract_id: contractId, year: 1, semester: 0, amount, description: 'Participation fee year 1', planned_date: '2026-03-01', number: `T-${++seq}-${Date.now()}`, invoice_date: '2026-03-05', expiration_date: '2026-04-04', document_type_id: 5, ...values })
+    .returning();
+  return row!;
+}
+const { contract: suiteContract } = await contractWithStudent();
+const suiteInvoice = await numbered(suiteContract.id, '9999999.00');
+
+crudSuite(t, {
+  resource: invoicePaymentResource,
+  valid: (n) => ({ invoice_id: suiteInvoice.id, payment_date: `2026-0${1 + (n % 9)}-1${n % 10}`, amount_paid: 10 + n + 0.25, commission: n % 3 }),
+  invalid: { body: { commission: -1 }, fields: ['invoice_id', 'payment_date', 'amount_paid', 'commission'] },
+  change: { comments: 'Paid in two parts', paid_by_shopify: true, amount_shopify: 12.5 },
+  sortBy: ['payment_date', 'amount_paid'],
+});
+
+const payment = async (id: number) => (await api('get', `/invoice_payments/${id}`)).body;
+const invoiceRow = async (id: number) => (await api('get', `/invoices/${id}`)).body;
+const contractMoneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0]!;
+async function pay(invoiceId: number, amount: number, extra: Record<string, unknown> = {}) {
+  const res = await api('post', '/invoice_payments').send({ invoice_id: invoiceId, payment_date: '2026-03-10', amount_paid: amount, ...extra });
+  expect(res.status, res.text).toBe(201);
+  return payment(res.body.id);
+}
+async function update(id: number, changes: Record<string, unknown>, token = user.token) {
+  const current = await payment(id);
+  const res = await api('put', `/invoice_payments/${id}`, token).set('If-Match', current.edit_timestamp).send({ id, ...changes });
+  return res;
+}
+
+describe('invoice payments: fields, numbers and net amount', () => {
+  it('answers the spec fields with invoice, contract and student, commission 0 and a P-number of the payment year', async () => {
+    const { contract, student } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const row = await pay(inv.id, 100, { payment_date: '2031-02-03' });
+    expect(Object.keys(row).sort()).toEqual(Object.keys(invoicePaymentResource.schema.shape).sort());
+    expect(row).toMatchObject({
+      number: 'P2031-00001',
+      invoice_id: inv.id,
+      invoice: inv.number,
+      contract_id: contract.id,
+      contract: contract.application_number,
+      student_id: student.id,
+      student_name: 'Zoë Ñúñez-Øberg',
+      commission: 0,
+      net_amount: 100,
+      paid_by_shopify: false,
+      amount_shopify: null,
+      invoice_open_amount: 400,
+      payment_confirmation_timestamp: null,
+      pdf_filename: null,
+    });
+    expect((await pay(inv.id, 1, { payment_date: '2031-12-31' })).number).toBe('P2031-00002');
+  });
+
+  it('computes the net amount in the database, exact for awkward values, and again when either part changes', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '5000.00');
+    const a = await pay(inv.id, 0.3, { commission: 0.1 });
+    expect(a.net_amount).toBe(0.2);
+    const b = await pay(inv.id, 1234.56, { commission: 0.07, paid_by_shopify: true, amount_shopify: 1234.56 });
+    expect(b.net_amount).toBe(1234.49);
+    const stored = await t.db.select({ net: invoicePayments.net_amount }).from(invoicePayments).where(eq(invoicePayments.id, b.id));
+    expect(stored[0]!.net).toBe('1234.49');
+    expect((await update(b.id, { commission: 34.56 })).body.net_amount).toBe(1200);
+    expect((await update(b.id, { amount_paid: 1000.1 })).body.net_amount).toBe(965.54);
+  });
+
+  it('needs the payment date and refuses a net amount sent by the client (400 naming the field)', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '50.00');
+    const res = await api('post', '/invoice_payments').send({ invoice_id: inv.id, amount_paid: 5 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['payment_date']);
+    const sent = await api('post', '/invoice_payments').send({ invoice_id: inv.id, amount_paid: 5, payment_date: '2026-01-01', net_amount: 99 });
+    expect(sent.status).toBe(400);
+    expect(Object.keys(sent.body.errors)).toContain('net_amount');
+    const unknown = await api('post', '/invoice_payments').send({ invoice_id: 2_000_000_000, amount_paid: 5, payment_date: '2026-01-01' });
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body.errors)).toEqual(['invoice_id']);
+    expect(await t.db.select().from(invoicePayments).innerJoin(invoices, eq(invoices.id, invoicePayments.invoice_id)).where(eq(invoices.contract_id, contract.id))).toHaveLength(0);
+  });
+
+  it('records every change field by field in the event log', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '80.00');
+    const row = await pay(inv.id, 40);
+    expect((await update(row.id, { commission: 1.5, comments: 'Card' })).status).toBe(200);
+    const [event] = await t.db
+      .select()
+      .from(logEvents)
+      .where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, row.id)))
+      .orderBy(desc(logEvents.id))
+      .limit(1);
+    expect(event!.changes).toEqual({ commission: { old: 0, new: 1.5 }, comments: { old: null, new: 'Card' } });
+    expect(event!.contract_id).toBe(contract.id);
+  });
+});
+
+describe('invoice payments: the money follows at once', () => {
+  it("changes the invoice's and the contract's paid and open amounts on create, edit and delete", async () => {
+    const { contract } = await contractWithStudent();
+    const a = await numbered(contract.id, '1000.00');
+    const b = await numbered(contract.id, '250.50');
+    expect(await contractMoneyOf(contract.id)).toMatchObject({ invoiced_amount: 1250.5, payed_amount: 0, to_be_payed_amount: 1250.5 });
+    const p1 = await pay(a.id, 300.3);
+    await pay(b.id, 0.5);
+    expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 300.3, to_be_payed_amount: 699.7 });
+    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 300.8, to_be_payed_amount: 949.7 });
+    expect((await api('get', `/contracts/${contract.id}`)).body).toMatchObject({ payed_amount: 300.8, to_be_payed_amount: 949.7 });
+    expect((await update(p1.id, { amount_paid: 1000 })).status).toBe(200);
+    expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 1000, to_be_payed_amount: 0 });
+    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 1000.5, to_be_payed_amount: 250 });
+    expect((await api('delete', `/invoice_payments/${p1.id}`)).status).toBe(204);
+    expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 0, to_be_payed_amount: 1000 });
+    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 0.5, to_be_payed_amount: 1250 });
+  });
+
+  it('refuses a payment on a planned invoice and on a credit note with 409 and the reason', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '100.00');
+    const [planned] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '10.00', description: 'Planned', planned_date: '2026-03-01' }).returning();
+    const [cn] = await t.db
+      .insert(invoices)
+      .values({ contract_id: contract.id, year: 1, semester: 0, amount: '10.00', description: 'Credit', number: `CN-${inv.number}`, invoice_date: '2026-03-06', document_type_id: 6, linked_invoice_id: inv.id })
+      .returning();
+    const onPlanned = await api('post', '/invoice_payments').send({ invoice_id: planned!.id, payment_date: '2026-03-10', amount_paid: 5 });
+    expect(onPlanned.status).toBe(409);
+    expect(onPlanned.body.message).toMatch(/planned, not numbered/);
+    const onCredit = await api('post', '/invoice_payments').send({ invoice_id: cn!.id, payment_date: '2026-03-10', amount_paid: 5 });
+    expect(onCredit.status).toBe(409);
+    expect(onCredit.body.message).toMatch(/credit note/);
+    // The credit note lowers what the invoice owes: 90.00 open.
+    expect(await invoiceRow(inv.id)).toMatchObject({ total_amount: 90, to_be_payed_amount: 90 });
+  });
+
+  it('refuses an overpayment with 409 naming the open amount, and books it as a credit on the contract when allowed', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '100.00');
+    const first = await pay(inv.id, 60);
+    const over = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: '2026-03-11', amount_paid: 40.01 });
+    expect(over.status).toBe(409);
+    expect(over.body.message).toContain('open for € 40,00');
+    expect(over.body.errors.allow_overpayment).toBeDefined();
+    // An edit that pays too much is refused the same way; its own amount counts as open.
+    const edit = await update(first.id, { amount_paid: 100.01 });
+    expect(edit.status).toBe(409);
+    expect(edit.body.message).toContain('open for € 100,00');
+    expect((await update(first.id, { amount_paid: 100 })).status).toBe(200);
+    await pay(inv.id, 25, { allow_overpayment: true });
+    expect(await invoiceRow(inv.id)).toMatchObject({ payed_amount: 125, to_be_payed_amount: -25 });
+    expect(await contractMoneyOf(contract.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 125, to_be_payed_amount: -25 });
+  });
+
+  it('keeps the invoice from being paid twice over by payments racing each other', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '100.00');
+    const results = await Promise.all([1, 2, 3].map(() => api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: '2026-03-10', amount_paid: 60 })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect(await invoiceRow(inv.id)).toMatchObject({ payed_amount: 60, to_be_payed_amount: 40 });
+  });
+});
+
+describe('invoice payments: overview filters and export', () => {
+  it('filters by contract, student, e-mail sent and payment date after, sorted by number by default', async () => {
+    const { contract, student } = await contractWithStudent();
+    const inv = await numbered(contract.id, '1000.00');
+    const early = await pay(inv.id, 1, { payment_date: '2026-01-15' });
+    const late = await pay(inv.id, 2, { payment_date: '2026-06-15' });
+    await t.db.update(invoicePayments).set({ payment_confirmation_timestamp: new Date() }).where(eq(invoicePayments.id, late.id));
+    const ids = async (query: string) => (await api('get', `/invoice_payments?${query}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids(`contract_id=${contract.id}`)).toEqual([early.id, late.id]);
+    expect(await ids(`student_id=${student.id}`)).toEqual([early.id, late.id]);
+    expect(await ids(`contract_id=${contract.id}&email_sent=true`)).toEqual([late.id]);
+    expect(await ids(`contract_id=${contract.id}&email_sent=false`)).toEqual([early.id]);
+    expect(await ids(`contract_id=${contract.id}&payment_date_after=2026-03-01`)).toEqual([late.id]);
+    const bad = await api('get', '/invoice_payments?payment_date_after=2026-13-01');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['payment_date_after']);
+  });
+
+  it('exports the selection as xlsx with the overview columns, amounts as numbers', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '2000.00');
+    const a = await pay(inv.id, 1234.56, { commission: 0.07 });
+    const res = await api('post', '/invoice_payments/download_report').send({ filter: { contract_id: contract.id } }).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.body as never);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(expect.arrayContaining(['Payment ID', 'Invoice Number', 'Contract', 'Student Name', 'Net Amount', 'Commission', 'Amount Paid', 'Payment Date']));
+    const row = sheet.getRow(2);
+    expect(row.getCell(header.indexOf('Payment ID') + 1).value).toBe(a.number);
+    expect(row.getCell(header.indexOf('Net Amount') + 1).value).toBe(1234.49);
+    expect(sheet.rowCount).toBe(2);
+  });
+});
+
+describe('invoice payments: confirmation PDF and e-mail', () => {
+  it('create_pdf is for developers; download_pdf answers the stored PDF; before one exists 409', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '100.00');
+    const row = await pay(inv.id, 42.42);
+    expect((await api('post', `/invoice_payments/${row.id}/download_pdf`).send({})).status).toBe(409);
+    expect((await api('post', `/invoice_payments/${row.id}/create_pdf`, user.token).send({})).status).toBe(403);
+    const created = await api('post', `/invoice_payments/${row.id}/create_pdf`, developer.token).send({});
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+    const pdf = await api('post', `/invoice_payments/${row.id}/download_pdf`, reader.token).send({}).buffer(true).parse(binaryParser);
+    expect(pdf.status).toBe(200);
+    const text = pdfText(pdf.body as Buffer);
+    expect(text).toContain(inv.number!);
+    expect(text).toContain('42,42');
+  });
+
+  it('send_email renders the PDF when missing, attaches it, and stamps the confirmation only when the SMTP server accepted it', async () => {
+    const { contract, student } = await contractWithStudent();
+    const inv = await numbered(contract.id, '2000.00');
+    const row = await pay(inv.id, 1234.56, { payment_date: '2026-03-12' });
+    const count = smtp.received.length;
+    const res = await api('post', `/invoice_payments/${row.id}/send_email`).send({});
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.message).toContain(`<${student.email_address}> queued`);
+    const mail = (await smtp.waitForMessages(count + 1))[count]!;
+    expect(mail.to).toMatchObject({ value: [{ address: student.email_address }] });
+    expect(mail.subject).toContain(inv.number!);
+    const attachment = mail.attachments[0]!;
+    expect(attachment.filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+    const text = pdfText(attachment.content);
+    expect(text).toContain(inv.number!);
+    expect(text).toContain('1.234,56');
+    const stamped = await waitFor('confirmation stamped', () => payment(row.id), (r) => r.payment_confirmation_timestamp !== null);
+    expect(stamped.payment_confirmation_user).toBe('Test User');
+    expect(stamped.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+  });
+
+  it('batch Send Payment Confirmation previews without queuing anything, then queues one mail per payment', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '2000.00');
+    const ids = [(await pay(inv.id, 10)).id, (await pay(inv.id, 20)).id];
+    const mails = () => t.db.select().from(outbox).where(eq(outbox.resource, 'invoice_payment'));
+    const before = (await mails()).length;
+    const preview = await api('post', '/invoice_payments/batch/send_email').send({ ids, dry_run: true });
+    expect(preview.status, preview.text).toBe(202);
+    expect(await waitForRun(t, user.token, preview.body.run_id)).toMatchObject({ status: 'finished', dry_run: true, total: 2, failed: 0, label: 'Send Payment Confirmation' });
+    expect((await mails()).length).toBe(before);
+    expect((await payment(ids[0]!)).pdf_filename).toBeNull();
+    const real = await api('post', '/invoice_payments/batch/send_email').send({ ids });
+    expect(await waitForRun(t, user.token, real.body.run_id)).toMatchObject({ status: 'finished', dry_run: false, total: 2, failed: 0 });
+    expect((await mails()).length).toBe(before + 2);
+  });
+
+  it('refuses every write to a reader with 403 and changes nothing', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '100.00');
+    const row = await pay(inv.id, 10);
+    expect((await api('post', '/invoice_payments', reader.token).send({ invoice_id: inv.id, payment_date: '2026-03-10', amount_paid: 5 })).status).toBe(403);
+    expect((await update(row.id, { comments: 'x' }, reader.token)).status).toBe(403);
+    expect((await api('delete', `/invoice_payments/${row.id}`, reader.token)).status).toBe(403);
+    expect((await api('post', `/invoice_payments/${row.id}/create_pdf`, reader.token).send({})).status).toBe(403);
+    expect((await api('post', `/invoice_payments/${row.id}/send_email`, reader.token).send({})).status).toBe(403);
+    expect((await api('post', '/invoice_payments/batch/send_email', reader.token).send({ ids: [row.id], dry_run: true })).status).toBe(403);
+    expect(await payment(row.id)).toMatchObject({ comments: null, pdf_filename: null, amount_paid: 10 });
+    expect(await invoiceRow(inv.id)).toMatchObject({ payed_amount: 10 });
+  });
+});

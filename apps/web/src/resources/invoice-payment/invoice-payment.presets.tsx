@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Text } from '@mantine/core';
+import { formatMoney, invoiceResource, type Invoice } from '@app/contracts';
+import { api } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
+import type { Detail } from '../../machinery/detail/use-detail';
+
+/**
+ * A new payment from a numbered invoice (`/invoicepayment/new?invoice_id=…`, spec §2): the invoice is read once
+ * and its contract, student and open amount become the route's presets (amount paid = what is still open), so
+ * the form starts from them like from any preset. A preset the route already has is kept.
+ */
+export function PaymentPresets({ detail }: { detail: Detail }) {
+  const [params, setParams] = useSearchParams();
+  const invoiceId = detail.mode === 'new' ? params.get('invoice_id') : null;
+  const query = useQuery({
+    queryKey: queryKeys.detail(invoiceResource.key, invoiceId ?? ''),
+    queryFn: ({ signal }) => api.get<Invoice>(`/${invoiceResource.apiPath}/${encodeURIComponent(invoiceId!)}`, { signal }),
+    enabled: invoiceId !== null && /^\d+$/.test(invoiceId),
+  });
+  const invoice = query.data;
+  useEffect(() => {
+    if (!invoice || params.has('contract')) return;
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.set('contract', invoice.contract);
+        next.set('student_name', invoice.student_name);
+        next.set('invoice_open_amount', String(invoice.to_be_payed_amount));
+        if (!next.has('amount_paid') && invoice.to_be_payed_amount > 0) {
+          next.set('amount_paid', String(invoice.to_be_payed_amount));
+          next.set('net_amount', String(invoice.to_be_payed_amount));
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  }, [invoice, params, setParams]);
+  if (invoiceId === null) return null;
+  if (query.error) {
+    return (
+      <Alert color="red" variant="light" role="alert">
+        Error loading the invoice: {query.error.message}
+      </Alert>
+    );
+  }
+  if (!invoice) return null;
+  return (
+    <Text size="sm" c="dimmed">
+      {`Payment of invoice ${invoice.number ?? ''} (contract ${invoice.contract}, ${invoice.student_name}): ${formatMoney(invoice.to_be_payed_amount)} open`}
+    </Text>
+  );
+}

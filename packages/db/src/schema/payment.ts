@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { editAudit, users } from './auth.js';
+import { timestamptz } from './columns.js';
+import { invoices } from './invoice.js';
+import { moneyColumn } from './reference.js';
+import { storedFiles } from './stored-file.js';
+
+/**
+ * Invoice payments (spec §3, issue 14): what a student paid on a numbered invoice. The number `P2026-00001` is
+ * taken in the creating transaction (DESIGN §11). `net_amount` is computed by the database from amount paid and
+ * commission, so it is exact to the cent and can never disagree with them.
+ */
+export const invoicePayments = pgTable(
+  'invoice_payments',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    number: varchar('number', { length: 40 }).notNull().unique(),
+    invoice_id: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    payment_date: date('payment_date').notNull(),
+    amount_paid: moneyColumn('amount_paid').notNull(),
+    commission: moneyColumn('commission').notNull().default('0'),
+    net_amount: moneyColumn('net_amount')
+      .notNull()
+      .generatedAlwaysAs(sql`amount_paid - commission`),
+    paid_by_shopify: boolean('paid_by_shopify').notNull().default(false),
+    amount_shopify: moneyColumn('amount_shopify'),
+    comments: text('comments'),
+    payment_confirmation_timestamp: timestamptz('payment_confirmation_timestamp'),
+    payment_confirmation_user: integer('payment_confirmation_user').references(() => users.id),
+    pdf_file_id: integer('pdf_file_id').references(() => storedFiles.id),
+    pdf_filename: varchar('pdf_filename', { length: 200 }),
+    pdf_timestamp: timestamptz('pdf_timestamp'),
+    pdf_user: integer('pdf_user').references(() => users.id),
+    creation_timestamp: timestamptz('creation_timestamp').notNull().defaultNow(),
+    creation_user: integer('creation_user').references(() => users.id),
+    ...editAudit(),
+  },
+  (t) => [
+    check('invoice_payments_amount_check', sql`${t.amount_paid} > 0`),
+    check('invoice_payments_commission_check', sql`${t.commission} >= 0`),
+    // The invoice's and the contract's paid amounts are sums over this index.
+    index('invoice_payments_invoice_idx').on(t.invoice_id, t.id),
+    // The overview's sorts and filters (spec §2), each with the id that breaks ties.
+    index('invoice_payments_date_idx').on(t.payment_date, t.id),
+    index('invoice_payments_confirmation_idx').on(t.payment_confirmation_timestamp, t.id),
+    index('invoice_payments_edit_idx').on(t.edit_timestamp, t.id),
+  ],
+);
