@@ -19,6 +19,7 @@ import { contractChoices, contractModule } from './contract/contract.router.js';
 import { contractFileModule } from './contract-file/contract-file.router.js';
 import { outboxModule } from './outbox/outbox.router.js';
 import { invoiceChoices, invoiceModule } from './invoice/invoice.router.js';
+import { scholarshipPaymentChoices, scholarshipPaymentModule } from './scholarship-payment/scholarship-payment.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -35,6 +36,7 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     students: studentChoices(ctx),
     ...contractChoices(ctx),
     ...invoiceChoices(ctx),
+    ...scholarshipPaymentChoices(ctx),
   };
 }
 
@@ -53,6 +55,7 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     contractFileModule(ctx),
     outboxModule(ctx),
     invoiceModule(ctx),
+    scholarshipPaymentModule(ctx),
   ];
 }
 

@@ -30,6 +30,7 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
     // Bulk Edit keeps DESIGN §4's path `POST /{resource}/bulk_edit` beside the batch one.
     if (action.scope === 'selection') routes[`POST ${actionPath(r.apiPath, action, 'list')}`] = action.level;
     if (action.specPath) routes[action.specPath] = action.level;
+    if (action.batchPath && runsAsBatch(action)) routes[action.batchPath] = action.level;
   }
   return routes;
 }

@@ -29,6 +29,7 @@ export const CHOICE_LISTS = [
   'file_types',
   'document_types_invoices',
   'document_types_creditnotes',
+  'scholarship_payment_types',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 

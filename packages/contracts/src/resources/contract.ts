@@ -4,6 +4,7 @@ import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { planInvoices, switchToSemesterPayment } from './invoice-planning.js';
+import { planScholarshipPayments } from './scholarship-payment.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -298,7 +299,7 @@ export const contractResource = defineResource({
     { field: 'payed_amount', title: 'Paid', format: 'money', width: 98, overview: false },
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
-  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment],
+  actions: [updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment, planScholarshipPayments],
   bulkEdit: { fields: CONTRACT_BULK_FIELDS, level: 'administrator' },
   export: { filename: 'Contracts.xlsx', sheet: 'Contracts', label: 'Export report' },
   rules: {

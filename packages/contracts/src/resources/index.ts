@@ -11,6 +11,7 @@ import { contractResource } from './contract.js';
 import { contractFileResource } from './contract-file.js';
 import { outboxResource } from './outbox.js';
 import { invoiceResource } from './invoice.js';
+import { scholarshipPaymentResource } from './scholarship-payment.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -25,6 +26,7 @@ export * from './contract-file.js';
 export * from './outbox.js';
 export * from './invoice.js';
 export * from './invoice-planning.js';
+export * from './scholarship-payment.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -40,4 +42,5 @@ export const resources: readonly AnyResource[] = [
   contractFileResource,
   outboxResource,
   invoiceResource,
+  scholarshipPaymentResource,
 ];

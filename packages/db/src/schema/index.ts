@@ -9,3 +9,4 @@ export * from './jobs.js';
 export * from './template.js';
 export * from './mail.js';
 export * from './invoice.js';
+export * from './scholarship-payment.js';

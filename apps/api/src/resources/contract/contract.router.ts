@@ -1,10 +1,11 @@
 import { and, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, todayIn } from '@app/contracts';
+import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { planContractScholarshipPayments } from '../../lib/payments/plan.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type Join, type Row } from '../../lib/crud/crud-service.js';
@@ -106,6 +107,7 @@ export function contractModule(ctx: AppContext): ResourceModule {
   return defineModule(ctx, service, [
     recordAction(invoicePlanningActions.planInvoices, (tx, actor, { id }) => planContractInvoices(tx, actor, id)),
     recordAction(invoicePlanningActions.switchToSemesterPayment, (tx, actor, { id }) => switchContractToSemesters(tx, actor, id)),
+    recordAction(planScholarshipPayments, (tx, actor, { id }) => planContractScholarshipPayments(tx, actor, id)),
     recordAction(contractActions.updateStatus, async (tx, actor, { row }, input) => {
       const from = Number(row.contract_status_id);
       const changes = await service.applyChanges(tx, row, { contract_status_id: input.contract_status_id, contract_status_date: today() }, actor);
