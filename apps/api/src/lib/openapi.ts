@@ -89,6 +89,7 @@ function actionOperations(r: AnyResource, action: AnyAction): Record<string, Ope
     };
     ops[`POST ${actionPath(r.apiPath, action, 'batch')}`] = batch;
     if (action.scope === 'selection') ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = batch;
+    if (action.batchPath) ops[action.batchPath] = { ...batch, summary: `${batch.summary} (the spec's path)` };
   }
   if (action.scope === 'list') {
     ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = { summary: describe(` on ${r.titlePlural}`), requestBody: body(action.input), responses: { 200: answer } };

@@ -71,7 +71,10 @@ export const ScholarshipPaymentFilterSchema = z.object({
   exported_after: isoDate('exported_after').optional(),
   ready_for_export: flag('ready_for_export'),
   scholarship_payment_type_id: wholeNumber('scholarship_payment_type_id').optional(),
-  amount: money('amount').optional(),
+  amount: z
+    .string({ error: 'amount must be an amount like 12.50' })
+    .regex(/^-?\d{1,10}(\.\d{1,2})?$/, 'amount must be an amount like 12.50')
+    .optional(),
   payment_date: isoDate('payment_date').optional(),
   intake: wholeNumber('intake').optional(),
   scholarship_id: wholeNumber('scholarship_id').optional(),
