@@ -84,8 +84,4 @@ export const plannedScreens: readonly PlannedScreen[] = [
   { path: '/contract/:id', title: 'Contract' },
   { path: '/invoicepayments', title: 'Invoice Payments' },
   { path: '/invoicepayment/:id', title: 'Invoice Payment' },
-  { path: '/scholarshippayments/planned', title: 'Planned Scholarship Payments' },
-  { path: '/scholarshippayments/numbered', title: 'Numbered Scholarship Payments' },
-  { path: '/scholarshippayment/planned/:id', title: 'Planned Scholarship Payment' },
-  { path: '/scholarshippayment/numbered/:id', title: 'Numbered Scholarship Payment' },
 ];

@@ -34,6 +34,12 @@ describe('the Batch menus and the permission table', () => {
       'Send PF Status',
       'Plan invoices',
     ]);
+    // Schedule Payments on the planned scholarship payments, for a User; Bulk Edit for an Administrator.
+    const payments = resourceUis.find((u) => u.descriptor.key === 'scholarship_payment')!.descriptor;
+    const planned = viewsOf(payments).find((v) => v.key === 'planned')!;
+    expect(batchActionsOf(payments, planned, 'User').map((a) => a.batch?.label ?? a.label)).toEqual(['Schedule Payments']);
+    expect(batchActionsOf(payments, planned, 'Administrator').map((a) => a.batch?.label ?? a.label)).toEqual(['Schedule Payments', 'Bulk Edit']);
+    expect(batchActionsOf(payments, planned, 'Reader')).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

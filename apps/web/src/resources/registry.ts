@@ -2,6 +2,7 @@ import type { ResourceUi } from '../machinery/resource-ui';
 import { contractUi } from './contract/contract.ui';
 import { countryUi } from './country/country.ui';
 import { invoiceUi } from './invoice/invoice.ui';
+import { scholarshipPaymentUi } from './scholarship-payment/scholarship-payment.ui';
 import { logEventUi } from './log-event/log-event.ui';
 import { milestoneUi } from './milestone/milestone.ui';
 import { outboxUi } from './outbox/outbox.ui';
@@ -28,4 +29,5 @@ export const resourceUis: readonly ResourceUi[] = [
   contractUi,
   outboxUi,
   invoiceUi,
+  scholarshipPaymentUi,
 ];

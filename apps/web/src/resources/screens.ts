@@ -6,6 +6,7 @@ import {
   milestoneResource,
   outboxResource,
   programResource,
+  scholarshipPaymentResource,
   studentFeeResource,
   studentResource,
   universityResource,
@@ -31,6 +32,7 @@ export const screenResources: readonly AnyResource[] = [
   contractResource,
   outboxResource,
   invoiceResource,
+  scholarshipPaymentResource,
 ];
 
 /** The paths of every view's overview and detail screen. */

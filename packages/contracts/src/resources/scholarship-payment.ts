@@ -119,17 +119,16 @@ const resetExport = defineAction({
   failureText: 'resetting export',
 });
 
-const selectionOnly = z.object({ ids: ExportRequestSchema.shape.ids });
-
 /**
  * Export Payments (spec §7 `POST /scholarship_payments/export_payments`): every numbered, allowed, not exported
- * payment (or those of the selection) into Payments.xlsx, and the SEPA file beside it, marked exported at once.
+ * payment — of the selection, or of the overview's filter — into Payments.xlsx, and the SEPA file beside it,
+ * marked exported at once.
  */
 const exportPayments = defineAction({
   name: 'export_payments',
   label: 'Export Payments',
   scope: 'list',
-  input: selectionOnly,
+  input: ExportRequestSchema,
   result: 'file',
   level: 'user',
   views: ['numbered'],
@@ -148,6 +147,7 @@ const downloadSepa = defineAction({
   level: 'user',
   views: ['numbered'],
   filename: 'Payments.xml',
+  selectionless: true,
   failureText: 'downloading the SEPA file',
 });
 
@@ -179,6 +179,7 @@ const exportUniversityFeePayments = defineAction({
   result: 'file',
   level: 'reader',
   filename: 'University_Fees.xlsx',
+  selectionless: true,
   failureText: 'exporting university fee payments',
 });
 

@@ -34,6 +34,7 @@ import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { nameMatches } from '../../lib/search.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
 import { createHash } from 'node:crypto';
 
 const sp = scholarshipPayments;
@@ -296,7 +297,14 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Export reset (was exported ${String(row.exported_timestamp)} by ${String(row.exported_user)})` };
     }),
     listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
-      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      let ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      if (!ids && input.filter) {
+        // The overview's filter: the rows it shows (those ready for export among them are exported).
+        const given = Object.entries(input.filter).filter(([k]) => k !== 'page' && k !== 'per_page');
+        const query = parseListQuery(scholarshipPaymentResource, Object.fromEntries(given.map(([k, v]) => [k, String(v)])));
+        ids = [];
+        for await (const [id] of service.iterate({ ...query, filters: { ...query.filters, ready_for_export: 'true' } }, ['id'])) ids.push(Number(id));
+      }
       const done = await exportRows(ids, actor.user.id);
       return {
         eventRecorded: true,

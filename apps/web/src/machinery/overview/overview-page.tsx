@@ -1,5 +1,5 @@
 import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ActionIcon,
   Alert,
@@ -105,8 +105,9 @@ function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row
  * extra-options area, the table with selection and edit buttons, `No Data Available` and load errors.
  */
 export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>) {
-  // Keyed by overview: moving from one overview route to another must not carry the state over.
-  return <OverviewView key={overviewIdOf(props.descriptor, props.view)} {...props} />;
+  // Keyed by overview and the filters a link carries: moving from one to another must not carry the state over.
+  const [searchParams] = useSearchParams();
+  return <OverviewView key={`${overviewIdOf(props.descriptor, props.view)}?${searchParams.toString()}`} {...props} />;
 }
 
 /** The id an overview's state is remembered under: the resource key, and the view's for a second view. */
@@ -118,7 +119,12 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const { descriptor } = props;
   const view = props.view ?? defaultView(descriptor);
   const columns = columnsOf(descriptor, view, props.cells);
-  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), { fixedFilters: view.fixedFilter, defaultSort: view.defaultSort });
+  const [searchParams] = useSearchParams();
+  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), {
+    fixedFilters: view.fixedFilter,
+    defaultSort: view.defaultSort,
+    linkedFilters: linkedFiltersOf(descriptor, view, searchParams),
+  });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
   const title = view.title;
@@ -336,4 +342,15 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
       </Table>
     </Stack>
   );
+}
+
+/** The advanced filters a link carries in its query (`?contract_id=12&intake=2024`): declared filter fields only. */
+export function linkedFiltersOf(descriptor: AnyResource, view: ViewDescriptor, query: URLSearchParams): Record<string, unknown> {
+  const fields = Object.keys(descriptor.filterSchema.shape);
+  const linked: Record<string, unknown> = {};
+  for (const [key, value] of query.entries()) {
+    if (!fields.includes(key) || view.fixedFilter?.[key] !== undefined || value === '') continue;
+    linked[key] = /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return linked;
 }
