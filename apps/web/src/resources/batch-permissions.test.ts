@@ -33,6 +33,7 @@ describe('the Batch menus and the permission table', () => {
       'Email bank info request',
       'Send PF Status',
       'Plan invoices',
+      'Plan scholarship payments',
     ]);
     // Schedule Payments on the planned scholarship payments, for a User; Bulk Edit for an Administrator.
     const payments = resourceUis.find((u) => u.descriptor.key === 'scholarship_payment')!.descriptor;

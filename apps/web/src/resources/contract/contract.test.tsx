@@ -99,6 +99,7 @@ function finishedRun(id: number, label: string, rows: { id: number; reference: s
       created_timestamp: SEEN,
       finished_timestamp: LATER,
       source_run_id: null,
+      totals: [],
       rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
     },
   };
@@ -223,7 +224,7 @@ describe('contracts overview', () => {
       expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Bulk Edit']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Plan scholarship payments', 'Bulk Edit']);
     });
 
     it('offers a User the batch actions but not Bulk Edit (Administrator, DESIGN §4)', async () => {
@@ -232,7 +233,7 @@ describe('contracts overview', () => {
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Plan scholarship payments']);
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
     });
 
