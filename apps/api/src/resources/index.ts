@@ -69,7 +69,7 @@ export function resourceRouters(ctx: AppContext, modules: readonly ResourceModul
   return [
     choiceRouter(choiceSources(ctx)),
     batchRunRouter(ctx, modulesByKey(modules)),
-    // Action routes before CRUD: `/contracts/bulk_edit` is an action, not a record id.
-    ...modules.flatMap((m) => [actionRouter(ctx, m), crudRouter(m.service), ...(m.routes ? [m.routes] : [])]),
+    // Action routes and a module's own before CRUD: `/contracts/bulk_edit` is an action, not a record id.
+    ...modules.flatMap((m) => [actionRouter(ctx, m), ...(m.routes ? [m.routes] : []), crudRouter(m.service)]),
   ];
 }

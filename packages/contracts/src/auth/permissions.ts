@@ -69,6 +69,8 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'GET /config/email': 'developer',
   'PUT /config/email': 'developer',
   'POST /config/email/send_test': 'developer',
+  // The Scholarship overview (by scholarship), spec §2: a read-only summary of the payments.
+  'GET /scholarship_payments/by_scholarship': 'reader',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

@@ -272,3 +272,40 @@ export const scholarshipPaymentResource = defineResource({
     cannotDelete: (row) => (isNumbered(row) ? `Payment ${String(row.number)} is numbered and cannot be deleted` : null),
   },
 });
+
+/**
+ * The Scholarship overview (by scholarship) of spec §2 (issue 18 point 10): one row per scholarship, intake and
+ * payment type with the count and sum of its planned, numbered and exported payments (numbered includes the
+ * exported ones, as the numbered view does). `GET /scholarship_payments/by_scholarship`.
+ */
+export const SCHOLARSHIP_OVERVIEW_PATH = 'scholarship_payments/by_scholarship';
+
+export const ScholarshipOverviewFilterSchema = z.object({
+  intake: wholeNumber('intake').optional(),
+  scholarship_payment_type_id: wholeNumber('scholarship_payment_type_id').optional(),
+});
+
+export const ScholarshipOverviewRowSchema = z.object({
+  scholarship_id: z.number().int(),
+  scholarship_code: z.string(),
+  intake: z.number().int(),
+  scholarship_payment_type_id: z.number().int(),
+  scholarship_payment_type: z.string(),
+  planned_count: z.number().int(),
+  planned_amount: z.number(),
+  numbered_count: z.number().int(),
+  numbered_amount: z.number(),
+  exported_count: z.number().int(),
+  exported_amount: z.number(),
+});
+export type ScholarshipOverviewRow = z.infer<typeof ScholarshipOverviewRowSchema>;
+
+/** The filters of the payment views that show the payments behind a row of the scholarship overview. */
+export function scholarshipOverviewLinks(row: Pick<ScholarshipOverviewRow, 'scholarship_id' | 'intake' | 'scholarship_payment_type_id'>) {
+  const q = `intake=${row.intake}&scholarship_id=${row.scholarship_id}&scholarship_payment_type_id=${row.scholarship_payment_type_id}`;
+  return {
+    planned: `/scholarshippayments/planned?${q}`,
+    numbered: `/scholarshippayments/numbered?${q}`,
+    exported: `/scholarshippayments/numbered?${q}&exported=true`,
+  };
+}

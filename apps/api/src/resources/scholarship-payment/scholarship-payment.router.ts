@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { Router } from 'express';
 import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
@@ -8,12 +9,14 @@ import {
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
   scholarshipPaymentActions,
   scholarshipPaymentResource,
+  ScholarshipOverviewFilterSchema,
   todayIn,
   universityFeePeriod,
 } from '@app/contracts';
 import {
   contracts,
   invoices,
+  scholarships,
   scholarshipPaymentExports,
   scholarshipPayments,
   scholarshipPaymentTypes,
@@ -34,6 +37,8 @@ import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { nameMatches } from '../../lib/search.js';
+import { parseInput } from '../../lib/errors.js';
+import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { createHash } from 'node:crypto';
 
@@ -280,6 +285,43 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     });
   }
 
+  const routes = Router();
+  // The Scholarship overview (by scholarship): counts and sums in SQL, per scholarship, intake and type.
+  queryRoute(routes, 'get', '/scholarship_payments/by_scholarship', async (req, res) => {
+    const filter = parseInput(ScholarshipOverviewFilterSchema.strict(), req.query, 'list query');
+    const numbered = sql`${sp.number} is not null`;
+    const exported = sql`${sp.exported_timestamp} is not null`;
+    const countIf = (cond: SQL) => sql<number>`(count(*) filter (where ${cond}))::int`;
+    const sumIf = (cond: SQL) => sql<number>`(coalesce(sum(${sp.amount}) filter (where ${cond}), 0))::float8`;
+    const rows = await ctx.db
+      .select({
+        scholarship_id: contracts.scholarship_id,
+        scholarship_code: scholarships.code,
+        intake: contracts.intake,
+        scholarship_payment_type_id: sp.scholarship_payment_type_id,
+        scholarship_payment_type: scholarshipPaymentTypes.name,
+        planned_count: countIf(sql`${sp.number} is null`),
+        planned_amount: sumIf(sql`${sp.number} is null`),
+        numbered_count: countIf(numbered),
+        numbered_amount: sumIf(numbered),
+        exported_count: countIf(exported),
+        exported_amount: sumIf(exported),
+      })
+      .from(sp)
+      .innerJoin(contracts, eq(contracts.id, sp.contract_id))
+      .innerJoin(scholarships, eq(scholarships.id, contracts.scholarship_id))
+      .innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id))
+      .where(
+        and(
+          filter.intake !== undefined ? eq(contracts.intake, filter.intake) : undefined,
+          filter.scholarship_payment_type_id !== undefined ? eq(sp.scholarship_payment_type_id, filter.scholarship_payment_type_id) : undefined,
+        ),
+      )
+      .groupBy(contracts.scholarship_id, scholarships.code, contracts.intake, sp.scholarship_payment_type_id, scholarshipPaymentTypes.name)
+      .orderBy(asc(scholarships.code), asc(contracts.intake), asc(sp.scholarship_payment_type_id));
+    res.json({ data: rows });
+  });
+
   return defineModule(ctx, service, [
     recordAction(scholarshipPaymentActions.createPayment, async (tx, actor, { id, row }, input) => {
       const [detail] = await paymentDetails(tx, eq(sp.id, id));
@@ -376,7 +418,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       );
       return { eventType: 'export', message: `Exported ${filename} (${rows.length} university fee payments)`, file: { filename, contentType: XLSX, content: buffer } };
     }),
-  ]);
+  ], routes);
 }
 
 /** The payment type choice list (spec §7 `scholarship_payment_types`). */

@@ -402,3 +402,46 @@ describe('scholarship payments: university fee check, bulk edit, permissions', (
     expect(still!.number).toBeNull();
   });
 });
+
+describe('scholarship payments: the Scholarship overview (by scholarship) and export by filter', () => {
+  it('shows one row per scholarship, intake and type with the counts and sums of the views it opens', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2035, scholarship_id: 2 });
+    await planned({ contract_id: c.id, amount: '100.10' });
+    await planned({ contract_id: c.id, amount: '200.20' });
+    await planned({ contract_id: c.id, amount: '5.55', scholarship_payment_type_id: 3 });
+    const [n1, n2] = await exportable(2, { contract_id: c.id, amount: '70.07' });
+    expect((await download('/scholarship_payments/export_payments', { ids: [n1] })).status).toBe(200);
+    const res = await api('get', '/scholarship_payments/by_scholarship?intake=2035', reader.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = res.body.data as Record<string, number | string>[];
+    expect(rows.map((r) => [r.intake, r.scholarship_id, r.scholarship_payment_type, r.planned_count, r.planned_amount, r.numbered_count, r.numbered_amount, r.exported_count, r.exported_amount])).toEqual([
+      [2035, 2, 'Milestone', 2, 300.3, 2, 140.14, 1, 70.07],
+      [2035, 2, 'Monthly allowance', 1, 5.55, 0, 0, 0, 0],
+    ]);
+    // The views each row opens show the same rows: planned, numbered, exported.
+    const list = async (q: string) => (await api('get', `/scholarship_payments?per_page=200&intake=2035&scholarship_id=2&scholarship_payment_type_id=1&${q}`, reader.token)).body.data as { id: number; amount: number }[];
+    const sum = (xs: { amount: number }[]) => xs.reduce((s, x) => s + Math.round(x.amount * 100), 0) / 100;
+    expect(sum(await list('planned=true'))).toBe(300.3);
+    expect((await list('numbered=true')).map((r) => r.id).sort()).toEqual([n1, n2].sort());
+    expect((await list('numbered=true&exported=true')).map((r) => r.id)).toEqual([n1]);
+    expect((await api('get', '/scholarship_payments/by_scholarship?scholarship_payment_type_id=3&intake=2035', reader.token)).body.data).toHaveLength(1);
+    const bad = await api('get', '/scholarship_payments/by_scholarship?intake=x', reader.token);
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['intake']);
+    expect((await api('get', '/scholarship_payments/by_scholarship?unknown=1', reader.token)).status).toBe(400);
+  });
+
+  it('exports, without a selection, the ready payments of the overview filter only', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const other = await createContract(t.db, { student_id: student.id });
+    const [mine] = await exportable(1, { contract_id: c.id });
+    const [theirs] = await exportable(1, { contract_id: other.id });
+    const res = await download('/scholarship_payments/export_payments', { filter: { numbered: 'true', contract_id: c.id, sort: 'number|asc' } });
+    expect(res.status).toBe(200);
+    const numbers = (await readSheet(res.body)).slice(1).map((r) => r[0]);
+    const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, mine!));
+    expect(numbers).toEqual([row!.number]);
+    const [untouched] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, theirs!));
+    expect(untouched!.exported_timestamp).toBeNull();
+  });
+});
