@@ -52,6 +52,7 @@ export const menus: readonly MenuGroup[] = [
     entries: [
       { label: 'Planned Scholarship Payments', path: '/scholarshippayments/planned' },
       { label: 'Numbered Scholarship Payments', path: '/scholarshippayments/numbered' },
+      { label: 'Scholarship Overview', path: '/scholarshippayments/by_scholarship' },
     ],
   },
 ];
