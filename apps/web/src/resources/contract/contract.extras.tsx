@@ -24,6 +24,21 @@ export function ContractInfo({ detail }: { detail: Detail }) {
         { label: 'Bank info requested', value: formatDateTime(c.bankinfo_emailrequest_timestamp) },
         { label: 'Bank info updated', value: formatDateTime(c.bankinfo_updated_timestamp) },
         { label: 'PF status sent', value: formatDateTime(c.pf_status_email_timestamp) },
+        {
+          // Spec §2: the contract screen links to the payment overviews filtered by contract_id.
+          label: 'Scholarship payments',
+          value: (
+            <>
+              <Anchor component={Link} to={`/scholarshippayments/planned?contract_id=${c.id}`} size="sm">
+                Planned
+              </Anchor>
+              {' · '}
+              <Anchor component={Link} to={`/scholarshippayments/numbered?contract_id=${c.id}`} size="sm">
+                Numbered
+              </Anchor>
+            </>
+          ),
+        },
       ]}
     />
   );
