@@ -7,7 +7,7 @@ import { columnTexts, contractData, contractReferences, countryId, createRecord,
 async function arrange(request: APIRequestContext, suffix: string) {
   const refs = await contractReferences(request, suffix);
   const studentId = await createRecord(request, 'students', {
-    ...studentData(suffix, await countryId(request, 'Germany'), 'Zoë'),
+    ...studentData(suffix, await countryId(request, 'Germany')),
     payment_bank_iban: VALID_IBAN,
     payment_bank_swift: VALID_BIC,
   });
