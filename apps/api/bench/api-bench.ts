@@ -278,6 +278,11 @@ const listCases: [string, string][] = [
   ['contracts: sorted by contract_status_name', '/contracts?sort=contract_status_name|asc'],
   [`contracts: filter intake ${busiest.intake} & status ${busiest.status}`, `/contracts?intake=${busiest.intake}&contract_status_id=${busiest.status}`],
   ['log events: page 1', '/logging'],
+  ['scholarship payments: planned, default sort', '/scholarship_payments?planned=true'],
+  ['scholarship payments: numbered, by number', '/scholarship_payments?numbered=true&sort=number|asc'],
+  ['scholarship payments: ready for export', '/scholarship_payments?numbered=true&ready_for_export=true&sort=number|asc'],
+  [`scholarship payments: intake ${busiest.intake}, type 1`, `/scholarship_payments?planned=true&intake=${busiest.intake}&scholarship_payment_type_id=1`],
+  [`scholarship overview: intake ${busiest.intake}`, `/scholarship_payments/by_scholarship?intake=${busiest.intake}`],
 ];
 for (const [label, url] of listCases) {
   const m = await measure(label, url);
