@@ -96,6 +96,26 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(api.last('POST /scholarship_payments/export_payments')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
   });
 
+  it('University Fee Check asks the period and sends only it; Download SEPA file sends nothing of the list', async () => {
+    const api = paymentApi({
+      'GET /scholarship_payments': page([numberedRow]),
+      'POST /scholarship_payments/export_university_fee_payments': { file: { content: new Blob(['PK']), filename: 'University_Fees_2026-2027_01.xlsx' } },
+      'POST /scholarship_payments/download_sepa': { file: { content: new Blob(['<?xml'], { type: 'application/xml' }), filename: 'Payments_SP-1.xml' } },
+    });
+    const { user } = renderApp('/scholarshippayments/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('button', { name: 'University Fee Check' }));
+    const dialog = await screen.findByRole('dialog', { name: 'University Fee Check' });
+    await user.type(within(dialog).getByLabelText(/^Period/), '2026-2027/01');
+    await user.click(within(dialog).getByRole('button', { name: 'University Fee Check' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /scholarship_payments/export_university_fee_payments')!.body).toEqual({ period: '2026-2027/01' });
+    await user.click(screen.getByRole('button', { name: 'Download SEPA file' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(2));
+    expect(api.last('POST /scholarship_payments/download_sepa')!.body).toEqual({});
+    expect(screen.getByRole('button', { name: 'KIT Payments' })).toBeInTheDocument();
+  });
+
   it('takes the advanced filters of the link that opened it (the contract screen, the scholarship overview)', async () => {
     const api = paymentApi();
     renderApp('/scholarshippayments/numbered?contract_id=1&scholarship_payment_type_id=2', api);
