@@ -40,7 +40,7 @@ import { nameMatches } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const sp = scholarshipPayments;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -243,8 +243,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         .select({ total: sql<string>`coalesce(sum(${sp.amount}), 0)::text` })
         .from(sp)
         .where(inArray(sp.id, locked.map((r) => r.id)));
-      const [{ seq } = { seq: 0 }] = await tx.execute<{ seq: number }>(sql`select coalesce(max(id), 0) + 1 as seq from ${scholarshipPaymentExports}`).then((r) => r.rows);
-      const messageId = `SP-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${String(seq).padStart(5, '0')}-${now.getTime().toString(36)}`;
+      // Unique per file (the bank refuses a message id it has seen): the day, the time and a random part.
+      const messageId = `SP-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
       const sepa = sepaCreditTransfer({
         messageId,
         createdAt: now,
