@@ -237,12 +237,21 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         .orderBy(asc(sp.id))
         .for('update', { skipLocked: true });
       if (locked.length === 0) throw new AppError('CONFLICT', 'Nothing to export: no numbered payment is ready for export (allowed and not yet exported)');
-      const rows = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
+      // The bank data is checked again: a payee's account may have changed since the payment was numbered. Such
+      // rows stay out of the file (and not exported), so the bank never gets a transfer it must refuse.
+      const details = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
+      const refused = details
+        .map((r) => ({ number: r.number, problem: bankDataProblem({ name: r.payee_name, iban: r.payee_iban, bic: r.payee_bic }) }))
+        .filter((r) => r.problem !== null);
+      const rows = details.filter((r) => !refused.some((x) => x.number === r.number));
+      const refusedText = refused.map((r) => `${r.number} (${r.problem})`).join(', ');
+      if (rows.length === 0) throw new AppError('CONFLICT', `Nothing to export: the bank data of every payment ready is not valid: ${refusedText}`);
+      const accepted = rows.map((r) => r.id);
       const now = new Date();
       const [{ total } = { total: '0' }] = await tx
         .select({ total: sql<string>`coalesce(sum(${sp.amount}), 0)::text` })
         .from(sp)
-        .where(inArray(sp.id, locked.map((r) => r.id)));
+        .where(inArray(sp.id, accepted));
       // Unique per file (the bank refuses a message id it has seen): the day, the time and a random part.
       const messageId = `SP-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
       const sepa = sepaCreditTransfer({
@@ -275,11 +284,11 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       await tx
         .update(sp)
         .set({ exported_timestamp: now, exported_userid: userId, export_id: exp!.id })
-        .where(inArray(sp.id, locked.map((r) => r.id)));
+        .where(inArray(sp.id, accepted));
       await recordEvent(tx, {
         type: 'export',
         userId,
-        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}`,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out for their bank data: ${refusedText}` : ''}`,
       });
       return { exportId: exp!.id, xlsx, count: rows.length, total };
     });
