@@ -183,6 +183,29 @@ const exportUniversityFeePayments = defineAction({
   failureText: 'exporting university fee payments',
 });
 
+/**
+ * Schedule payments per document_reference (spec §7 "Other actions"; issue 18 point 6): creates the payments of
+ * every planned scholarship payment linked to an invoice with this reference, each as `create_payment` does.
+ */
+const scheduleByReference = defineAction({
+  name: 'schedule_payments_by_reference',
+  label: 'Schedule by Reference',
+  scope: 'list',
+  input: z.object({
+    document_reference: z.string({ error: 'Document reference is required' }).trim().min(1, 'Document reference is required').max(60, 'Document reference is too long'),
+    payment_date: isoDate('Payment date').optional(),
+  }),
+  fields: [
+    { name: 'document_reference', label: 'Document reference of the invoice', kind: 'text' },
+    { name: 'payment_date', label: 'Payment date (empty: the planned date, or today if it has passed)', kind: 'date' },
+  ],
+  result: 'message',
+  level: 'user',
+  views: ['planned'],
+  selectionless: true,
+  failureText: 'scheduling payments',
+});
+
 /** Plan scholarship payments of a contract (issue 15 point 2): a contract action, single and batch with a preview. */
 export const planScholarshipPayments = defineAction({
   name: 'plan_scholarship_payments',
@@ -195,7 +218,7 @@ export const planScholarshipPayments = defineAction({
   failureText: 'planning scholarship payments',
 });
 
-export const scholarshipPaymentActions = { createPayment, resetExport, exportPayments, downloadSepa, downloadKitReport, exportUniversityFeePayments };
+export const scholarshipPaymentActions = { createPayment, resetExport, exportPayments, downloadSepa, downloadKitReport, exportUniversityFeePayments, scheduleByReference };
 
 const columns = [
   { field: 'number', title: 'Number', nowrap: true },
@@ -255,7 +278,7 @@ export const scholarshipPaymentResource = defineResource({
       defaultSort: [{ field: 'number', direction: 'asc' }],
     },
   ],
-  actions: [createPayment, resetExport, exportPayments, downloadSepa, downloadKitReport, exportUniversityFeePayments],
+  actions: [createPayment, resetExport, exportPayments, downloadSepa, downloadKitReport, exportUniversityFeePayments, scheduleByReference],
   export: { filename: 'Scholarship_Payments.xlsx', sheet: 'Scholarship payments', label: 'Export Selection' },
   bulkEdit: { fields: ['amount', 'payment_date'], level: 'administrator' },
   rules: {

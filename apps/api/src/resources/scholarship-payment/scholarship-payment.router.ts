@@ -27,6 +27,7 @@ import {
   type Tx,
 } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { runRecordAction } from '../../lib/actions/run.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
@@ -331,7 +332,33 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     res.json({ data: rows });
   });
 
-  return defineModule(ctx, service, [
+  // The module itself, for the action that runs create_payment on several rows (set once it is defined).
+  const self: { module?: ResourceModule } = {};
+  const mod = defineModule(ctx, service, [
+    listAction(scholarshipPaymentActions.scheduleByReference, async (db, actor, input) => {
+      const found = await db
+        .select({ id: sp.id })
+        .from(sp)
+        .where(and(isNull(sp.number), inArray(sp.linked_invoice_id, sql`(select ${invoices.id} from ${invoices} where ${invoices.document_reference} = ${input.document_reference})`)))
+        .orderBy(asc(sp.planned_date), asc(sp.id));
+      if (found.length === 0) throw new AppError('CONFLICT', `No planned payment is linked to an invoice with reference ${input.document_reference}`);
+      const done: string[] = [];
+      const refused: string[] = [];
+      for (const { id } of found) {
+        try {
+          // Each in its own transaction, through the one code path of create_payment (locks, state check, event).
+          await ctx.db.transaction((tx) => runRecordAction(ctx, tx, self.module!, scholarshipPaymentActions.createPayment, { id, input: { payment_date: input.payment_date }, actor }));
+          const [row] = await db.select({ number: sp.number }).from(sp).where(eq(sp.id, id));
+          done.push(row?.number ?? String(id));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          refused.push(`#${id}: ${err.message}`);
+        }
+      }
+      return {
+        message: `Scheduled ${done.length} payment(s) of ${input.document_reference}${done.length > 0 ? `: ${done.join(', ')}` : ''}${refused.length > 0 ? `; refused ${refused.join('; ')}` : ''}`,
+      };
+    }),
     recordAction(scholarshipPaymentActions.createPayment, async (tx, actor, { id, row }, input) => {
       const [detail] = await paymentDetails(tx, eq(sp.id, id));
       if (!detail) throw new AppError('NOT_FOUND', `Scholarship payment ${id} not found`);
@@ -428,6 +455,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       return { eventType: 'export', message: `Exported ${filename} (${rows.length} university fee payments)`, file: { filename, contentType: XLSX, content: buffer } };
     }),
   ], routes);
+  self.module = mod;
+  return mod;
 }
 
 /** The payment type choice list (spec §7 `scholarship_payment_types`). */

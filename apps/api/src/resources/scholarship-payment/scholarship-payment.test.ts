@@ -471,3 +471,25 @@ describe('scholarship payments: bank data checked again at export, Export Select
     expect(rows.slice(1).map((r) => r[amountAt]).sort()).toEqual([11.11, 22.22]);
   });
 });
+
+describe('scholarship payments: schedule payments per document_reference (spec §7)', () => {
+  it('creates the payments of the planned rows linked to invoices with that reference, once', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const inv = await feeInvoice(c.id, { document_reference: `REF-${c.id}-Y1-T5` });
+    const other = await feeInvoice(c.id, { document_reference: `REF-${c.id}-Y2-T5`, year: 2 });
+    const mine = await planned({ contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: c.y1_university_id, amount: '500.00' });
+    const theirs = await planned({ contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: other.id, university_id: c.y1_university_id });
+    expect((await api('post', '/scholarship_payments/schedule_payments_by_reference', reader.token).send({ document_reference: `REF-${c.id}-Y1-T5` })).status).toBe(403);
+    const res = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: `REF-${c.id}-Y1-T5`, payment_date: '2042-02-02' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toMatch(new RegExp(`^Scheduled 1 payment\\(s\\) of REF-${c.id}-Y1-T5: S2042-00001$`));
+    const rows = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [mine.id, theirs.id]));
+    expect(rows.find((r) => r.id === mine.id)).toMatchObject({ number: 'S2042-00001', payment_date: '2042-02-02', payment_allowed: true });
+    expect(rows.find((r) => r.id === theirs.id)!.number).toBeNull();
+    const again = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: `REF-${c.id}-Y1-T5` });
+    expect(again.status).toBe(409);
+    const empty = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: ' ' });
+    expect(empty.status).toBe(400);
+    expect(Object.keys(empty.body.errors)).toEqual(['document_reference']);
+  });
+});
