@@ -290,6 +290,11 @@ const listCases: [string, string][] = [
   ['invoice payments: page 1, by number', '/invoice_payments'],
   ['invoice payments: sorted by payment_date desc', '/invoice_payments?sort=payment_date|desc'],
   ['invoice payments: not confirmed, paid after 2025-01-01', '/invoice_payments?email_sent=false&payment_date_after=2025-01-01'],
+  ['scholarship payments: planned, default sort', '/scholarship_payments?planned=true'],
+  ['scholarship payments: numbered, by number', '/scholarship_payments?numbered=true&sort=number|asc'],
+  ['scholarship payments: ready for export', '/scholarship_payments?numbered=true&ready_for_export=true&sort=number|asc'],
+  [`scholarship payments: intake ${busiest.intake}, type 1`, `/scholarship_payments?planned=true&intake=${busiest.intake}&scholarship_payment_type_id=1`],
+  [`scholarship overview: intake ${busiest.intake}`, `/scholarship_payments/by_scholarship?intake=${busiest.intake}`],
 ];
 for (const [label, url] of listCases) {
   const m = await measure(label, url);

@@ -42,6 +42,15 @@ describe('the batch actions', () => {
         }
       }
     }
+    const scholarshipBatch = batchActions.filter((b) => b.resource.key === 'scholarship_payment').map((b) => b.action.batch?.label ?? b.action.label);
+    expect(scholarshipBatch).toEqual(expect.arrayContaining(['Schedule Payments', 'Bulk Edit']));
+    // The spec's own path of Schedule Payments, POST /scholarship_payments/create_payments, is guarded the same way.
+    const schedule = batchActions.find((b) => b.action.name === 'create_payment')!.action;
+    expect(apiPermissions[schedule.batchPath!]).toBe('user');
+    for (const { name } of ROLES) {
+      const res = await api('/scholarship_payments/create_payments', tokens[name]).send({ ids: [] });
+      expect(res.status, `create_payments as ${name}: ${res.text}`).toBe(roleHasLevel(name, 'user') ? 400 : 403);
+    }
     expect(await t.db.select().from(batchRuns)).toEqual([]);
     expect(contractActions.sendBankinfoRequest.failureText).toBe('sending email');
     expect(contractResource.actions?.filter((a) => a.name.startsWith('send_') || a.name === 'request_refund_info').map((a) => a.failureText)).toEqual(Array(4).fill('sending email'));

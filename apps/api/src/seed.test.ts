@@ -49,5 +49,19 @@ describe('seed data', () => {
     const gin = async () =>
       (await t.db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename in ('students', 'contracts') and indexdef like '% USING gin %' order by 1`)).rows.map((r) => r.name);
     expect(await gin()).toEqual(['contracts_application_number_trgm_idx', 'students_address_trgm_idx', 'students_email_trgm_idx', 'students_name_trgm_idx']);
+    // Four scholarship payments per contract; every other first milestone numbered, gapless per year, as the counters say.
+    const payments = (await t.db.execute<{ n: number; numbered: number; exported: number }>(sql`
+      select count(*)::int as n, count(p.number)::int as numbered, count(p.exported_timestamp)::int as exported
+      from scholarship_payments p join contracts c on c.id = p.contract_id where c.application_id like 'SCALE-%'`)).rows[0]!;
+    expect(payments).toEqual({ n: 8000, numbered: 1000, exported: 500 });
+    const years = (await t.db.execute<{ year: number; n: number; max: number; last: number }>(sql`
+      select y.year, y.n, y.max, d.last_value as last
+      from (select substr(number, 2, 4)::int as year, count(*)::int as n, max(substr(number, 7)::int) as max
+            from scholarship_payments where number is not null group by 1) y
+      join document_counters d on d.kind = 'scholarship_payment' and d.year = y.year`)).rows;
+    expect(years.length).toBeGreaterThan(0);
+    for (const y of years) expect([y.n, y.max]).toEqual([y.last, y.last]);
+    await seedScale(t.db, 10);
+    expect((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from scholarship_payments`)).rows[0]!.n).toBe(8040);
   });
 });

@@ -23,3 +23,4 @@ export * from './rules/end-date.js';
 export * from './rules/numbering.js';
 export * from './rules/document-types.js';
 export * from './rules/invoice-planning.js';
+export * from './rules/scholarship-payments.js';

@@ -27,6 +27,7 @@ import {
   TemplateNameSchema,
   type AnyAction,
   type AnyResource,
+  ScholarshipOverviewRowSchema,
 } from '@app/contracts';
 
 type Operation = Record<string, unknown>;
@@ -94,6 +95,7 @@ function actionOperations(r: AnyResource, action: AnyAction): Record<string, Ope
     };
     ops[`POST ${actionPath(r.apiPath, action, 'batch')}`] = batch;
     if (action.scope === 'selection') ops[`POST ${actionPath(r.apiPath, action, 'list')}`] = batch;
+    if (action.batchPath) ops[action.batchPath] = { ...batch, summary: `${batch.summary} (the spec's path)` };
   }
   if (action.scope === 'list' && action.result === 'batch') {
     // An import: the rows read become a preview run; its confirmation (POST /batch_runs/{id}/confirm) does them.
@@ -179,6 +181,14 @@ const otherOperations: Record<string, Operation> = {
   },
   'GET /auth/me': { summary: 'The logged-in user', responses: { 200: jsonResponse('{user}', z.object({ user: SessionUserSchema })) } },
   'POST /auth/logout': { summary: 'Log out', responses: { 204: { description: 'Logged out' } } },
+  'GET /scholarship_payments/by_scholarship': {
+    summary: 'Scholarship overview (by scholarship): count and sum of planned, numbered and exported payments per scholarship, intake and type',
+    parameters: [
+      { name: 'intake', in: 'query', schema: { type: 'integer' } },
+      { name: 'scholarship_payment_type_id', in: 'query', schema: { type: 'integer' } },
+    ],
+    responses: { 200: jsonResponse('{data}', z.object({ data: z.array(ScholarshipOverviewRowSchema) })) },
+  },
   'GET /config/version': { summary: 'Server version', responses: { 200: jsonResponse('{version}', z.object({ version: z.string() })) } },
   'GET /config': { summary: 'Configuration: server version and the template list (Administrator and Developer)', responses: { 200: jsonResponse('{version, templates}', ConfigSchema) } },
   'POST /config/get_template': {

@@ -20,6 +20,7 @@ import { contractFileModule } from './contract-file/contract-file.router.js';
 import { outboxModule } from './outbox/outbox.router.js';
 import { invoiceChoices, invoiceModule } from './invoice/invoice.router.js';
 import { invoicePaymentChoices, invoicePaymentModule } from './invoice-payment/invoice-payment.router.js';
+import { scholarshipPaymentChoices, scholarshipPaymentModule } from './scholarship-payment/scholarship-payment.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
 function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
@@ -37,6 +38,7 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     ...contractChoices(ctx),
     ...invoiceChoices(ctx),
     ...invoicePaymentChoices(ctx),
+    ...scholarshipPaymentChoices(ctx),
   };
 }
 
@@ -58,6 +60,7 @@ export function resourceModules(ctx: AppContext): ResourceModule[] {
     outboxModule(ctx),
     invoiceModule(ctx),
     invoicePaymentModule(ctx),
+    scholarshipPaymentModule(ctx),
   ];
 }
 

@@ -57,6 +57,13 @@ export const routes: RouteObject[] = [
           };
         },
       },
+      {
+        path: '/scholarshippayments/by_scholarship',
+        lazy: async () => {
+          const { ScholarshipOverviewPage } = await import('../resources/scholarship-payment/scholarship-overview');
+          return { element: <ScholarshipOverviewPage /> };
+        },
+      },
       ...plannedScreens
         .filter((s) => !built.has(s.path))
         .map((s) => ({

@@ -52,6 +52,7 @@ export const menus: readonly MenuGroup[] = [
     entries: [
       { label: 'Planned Scholarship Payments', path: '/scholarshippayments/planned' },
       { label: 'Numbered Scholarship Payments', path: '/scholarshippayments/numbered' },
+      { label: 'Scholarship Overview', path: '/scholarshippayments/by_scholarship' },
     ],
   },
 ];
@@ -86,4 +87,6 @@ export const plannedScreens: readonly PlannedScreen[] = [
   { path: '/scholarshippayments/numbered', title: 'Numbered Scholarship Payments' },
   { path: '/scholarshippayment/planned/:id', title: 'Planned Scholarship Payment' },
   { path: '/scholarshippayment/numbered/:id', title: 'Numbered Scholarship Payment' },
+  { path: '/invoicepayments', title: 'Invoice Payments' },
+  { path: '/invoicepayment/:id', title: 'Invoice Payment' },
 ];

@@ -86,6 +86,7 @@ describe('top bar', () => {
       'Invoice Payments',
       'Planned Scholarship Payments',
       'Numbered Scholarship Payments',
+      'Scholarship Overview',
       'Log Events',
     ]);
 

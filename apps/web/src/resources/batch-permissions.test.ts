@@ -34,6 +34,7 @@ describe('the Batch menus and the permission table', () => {
       'Email bank info request',
       'Send PF Status',
       'Plan invoices',
+      'Plan scholarship payments',
     ]);
     // Issue 13: the invoice views (Bulk Edit only on planned and numbered; Send Email's two variants not on planned).
     const invoice = resourceUis.find((u) => u.descriptor.key === 'invoice')!.descriptor;
@@ -49,6 +50,12 @@ describe('the Batch menus and the permission table', () => {
     const payment = resourceUis.find((u) => u.descriptor.key === 'invoice_payment')!.descriptor;
     expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'User').map((a) => a.batch?.label ?? a.label)).toEqual(['Send Payment Confirmation']);
     expect(batchActionsOf(payment, viewsOf(payment)[0]!, 'Reader')).toEqual([]);
+    // Schedule Payments on the planned scholarship payments, for a User; Bulk Edit for an Administrator.
+    const payments = resourceUis.find((u) => u.descriptor.key === 'scholarship_payment')!.descriptor;
+    const planned = viewsOf(payments).find((v) => v.key === 'planned')!;
+    expect(batchActionsOf(payments, planned, 'User').map((a) => a.batch?.label ?? a.label)).toEqual(['Schedule Payments']);
+    expect(batchActionsOf(payments, planned, 'Administrator').map((a) => a.batch?.label ?? a.label)).toEqual(['Schedule Payments', 'Bulk Edit']);
+    expect(batchActionsOf(payments, planned, 'Reader')).toEqual([]);
     expect(checked).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,7 @@ import { contractUi } from './contract/contract.ui';
 import { countryUi } from './country/country.ui';
 import { invoiceUi } from './invoice/invoice.ui';
 import { invoicePaymentUi } from './invoice-payment/invoice-payment.ui';
+import { scholarshipPaymentUi } from './scholarship-payment/scholarship-payment.ui';
 import { logEventUi } from './log-event/log-event.ui';
 import { milestoneUi } from './milestone/milestone.ui';
 import { outboxUi } from './outbox/outbox.ui';
@@ -30,4 +31,5 @@ export const resourceUis: readonly ResourceUi[] = [
   outboxUi,
   invoiceUi,
   invoicePaymentUi,
+  scholarshipPaymentUi,
 ];

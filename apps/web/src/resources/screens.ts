@@ -7,6 +7,7 @@ import {
   milestoneResource,
   outboxResource,
   programResource,
+  scholarshipPaymentResource,
   studentFeeResource,
   studentResource,
   universityResource,
@@ -33,6 +34,7 @@ export const screenResources: readonly AnyResource[] = [
   outboxResource,
   invoiceResource,
   invoicePaymentResource,
+  scholarshipPaymentResource,
 ];
 
 /** The paths of every view's overview and detail screen. */

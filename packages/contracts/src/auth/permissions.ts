@@ -30,6 +30,7 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
     // Bulk Edit keeps DESIGN §4's path `POST /{resource}/bulk_edit` beside the batch one.
     if (action.scope === 'selection') routes[`POST ${actionPath(r.apiPath, action, 'list')}`] = action.level;
     if (action.specPath) routes[action.specPath] = action.level;
+    if (action.batchPath && runsAsBatch(action)) routes[action.batchPath] = action.level;
   }
   return routes;
 }
@@ -75,6 +76,8 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   // The DreamApply settings (issue 16): Developer only, like the Email tab; the key is never answered.
   'GET /config/dream_apply': 'developer',
   'PUT /config/dream_apply': 'developer',
+  // The Scholarship overview (by scholarship), spec §2: a read-only summary of the payments.
+  'GET /scholarship_payments/by_scholarship': 'reader',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

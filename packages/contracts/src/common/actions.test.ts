@@ -18,6 +18,7 @@ describe('actions declared beside their resource', () => {
       'request_refund_info',
       'plan_invoices',
       'switch_to_semester_payment',
+      'plan_scholarship_payments',
       'create_transaction_fee',
       'download_invoice_details',
       'download_payment_status',

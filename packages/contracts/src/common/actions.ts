@@ -101,8 +101,15 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
    * it read (If-Match for a record, `versions` for a selection), or it is refused with a 428.
    */
   versioned?: boolean;
+  /** The path the spec names for its batch run (`POST /scholarship_payments/create_payments`), beside `/batch/{name}`. */
+  batchPath?: `POST /${string}`;
   /** The path the spec names for it, kept valid beside the derived one (`PUT /contracts/:id/update_status`). */
   specPath?: `${'PUT' | 'POST'} /${string}`;
+  /**
+   * A list action that works on neither the selection nor the overview's filter (a period's check, the file of
+   * the last export): the web sends it only its own input.
+   */
+  selectionless?: boolean;
   /** File actions: the name the web saves the file under when the server gives none. */
   filename?: string;
   upload?: UploadSpec;

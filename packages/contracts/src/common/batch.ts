@@ -35,6 +35,8 @@ export const BatchRunSchema = z.object({
   created_user: z.string().nullable(),
   created_timestamp: z.string(),
   finished_timestamp: z.string().nullable(),
+  /** The rows done (or, in a preview, to be done) and their amounts, per group where the action names one (a payment type). */
+  totals: z.array(z.object({ group: z.string(), count: z.number().int(), amount: z.number() })),
   /** The dry run this run confirmed, if any. */
   source_run_id: z.number().int().nullable(),
   rows: z.array(BatchRowSchema),

@@ -30,6 +30,7 @@ export const CHOICE_LISTS = [
   'document_types_invoices',
   'document_types_creditnotes',
   'invoices',
+  'scholarship_payment_types',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 

@@ -6,6 +6,7 @@ import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } 
 import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSemesterPayment } from './invoice-planning.js';
 import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
 import { contractFinanceActions } from './contract-finance.js';
+import { planScholarshipPayments } from './scholarship-payment.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -307,7 +308,7 @@ export const contractResource = defineResource({
     { field: 'edit_timestamp', title: 'Last Edit', format: 'datetime' },
   ],
   actions: [
-    updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment,
+    updateStatus, markSent, sendBankinfoRequest, sendPfStatus, sendPaymentInfo, requestRefundInfo, planInvoices, switchToSemesterPayment, planScholarshipPayments,
     createTransactionFee, downloadInvoiceDetails, ...Object.values(contractFinanceActions),
     importContracts, importBankinfo, importDreamApply, downloadStudentAgreements,
   ],

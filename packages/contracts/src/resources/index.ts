@@ -12,6 +12,7 @@ import { contractFileResource } from './contract-file.js';
 import { outboxResource } from './outbox.js';
 import { invoiceResource } from './invoice.js';
 import { invoicePaymentResource } from './invoice-payment.js';
+import { scholarshipPaymentResource } from './scholarship-payment.js';
 
 export * from './country.js';
 export * from './log-event.js';
@@ -29,6 +30,7 @@ export * from './invoice.js';
 export * from './invoice-planning.js';
 export * from './invoice-payment.js';
 export * from './contract-finance.js';
+export * from './scholarship-payment.js';
 
 /** Every resource served by the generic machinery. */
 export const resources: readonly AnyResource[] = [
@@ -45,4 +47,5 @@ export const resources: readonly AnyResource[] = [
   outboxResource,
   invoiceResource,
   invoicePaymentResource,
+  scholarshipPaymentResource,
 ];

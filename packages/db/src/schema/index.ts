@@ -11,3 +11,4 @@ export * from './mail.js';
 export * from './invoice.js';
 export * from './dream-apply.js';
 export * from './payment.js';
+export * from './scholarship-payment.js';

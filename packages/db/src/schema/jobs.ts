@@ -50,6 +50,8 @@ export const batchRunRows = pgTable(
     status: varchar('status', { length: 20 }).notNull().default('pending'),
     message: text('message'),
     amount: numeric('amount', { precision: 12, scale: 2 }),
+    /** What the preview totals the amount by (a payment type), where the action says. */
+    total_group: varchar('total_group', { length: 100 }),
     /** Which worker did it (host:pid), for the operator. */
     worker: varchar('worker', { length: 100 }),
     finished_timestamp: timestamptz('finished_timestamp'),

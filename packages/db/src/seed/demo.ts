@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../client.js';
+import type { Database, Tx } from '../client.js';
 import { seedScalePayments } from './scale-payments.js';
 
 /**
@@ -153,7 +153,56 @@ export async function seedScale(db: Database, n: number): Promise<{ students: nu
     // Issue 14 point 6: the payments of the numbered invoices (none yet where the scale data has no invoices).
     await seedScalePayments(tx);
     for (const { indexdef } of gin.rows) await tx.execute(sql.raw(indexdef));
-    await tx.execute(sql`analyze students; analyze contracts; analyze invoice_payments`);
+    await seedScaleScholarshipPayments(tx);
+    await tx.execute(sql`analyze students; analyze contracts; analyze invoice_payments; analyze scholarship_payments`);
     return { students: made, contracts: made };
   });
+}
+
+/**
+ * Four scholarship payments per scale contract that has none yet (two milestones, two monthly allowances); every
+ * other contract's first milestone is numbered (numbers taken from the counters, per year of the payment date,
+ * so they stay gapless) and every fourth exported: the payment views and the scholarship overview have work.
+ */
+async function seedScaleScholarshipPayments(tx: Tx): Promise<void> {
+  await tx.execute(sql`
+    with src as (
+      select c.id as contract_id, k, (c.start_date + (k - 1) * interval '1 month')::date as planned_date,
+             k = 1 and c.id % 2 = 0 as numbered
+      from contracts c cross join generate_series(1, 4) k
+      where c.application_id like 'SCALE-%'
+        and not exists (select 1 from scholarship_payments p where p.contract_id = c.id)
+    ),
+    ranked as (
+      select src.*, extract(year from planned_date)::int as year,
+             row_number() over (partition by numbered, extract(year from planned_date) order by contract_id) as rn
+      from src
+    ),
+    counted as (
+      select year, count(*)::int as n from ranked where numbered group by year
+    ),
+    advanced as (
+      insert into document_counters (kind, year, last_value)
+      select 'scholarship_payment', year, n from counted
+      on conflict (kind, year) do update set last_value = document_counters.last_value + excluded.last_value
+      returning year, last_value
+    )
+    insert into scholarship_payments (contract_id, scholarship_payment_type_id, period, amount, description, planned_date, plan_key,
+      number, payment_date, payment_allowed, exported_timestamp)
+    select r.contract_id,
+           case when r.k <= 2 then 1 else 3 end,
+           case when r.k <= 2 then 'Y' || r.k else to_char(r.planned_date, 'YYYY-MM') end,
+           case when r.k <= 2 then 1500 + (r.contract_id % 7) * 100 else 300 end,
+           case when r.k <= 2 then 'Milestone year ' || r.k else 'Monthly allowance ' || to_char(r.planned_date, 'YYYY-MM') end,
+           r.planned_date,
+           'SCALE-' || r.k,
+           case when r.numbered then
+             'S' || r.year || '-' || lpad((a.last_value - cn.n + r.rn)::text, greatest(5, length((a.last_value - cn.n + r.rn)::text)), '0')
+           end,
+           case when r.numbered then r.planned_date end,
+           r.numbered,
+           case when r.numbered and r.contract_id % 4 = 0 then now() end
+    from ranked r
+    left join advanced a on r.numbered and a.year = r.year
+    left join counted cn on r.numbered and cn.year = r.year`);
 }

@@ -110,6 +110,7 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
   // Batch and list routes first: `/contracts/batch/x` and `/contracts/x` must not be read as a record id.
   for (const action of actionsOf(resource)) {
     if (runsAsBatch(action)) add(`POST ${actionPath(resource.apiPath, action, 'batch')}`, [batchHandler(action)]);
+    if (runsAsBatch(action) && action.batchPath) add(action.batchPath, [batchHandler(action)]);
     if (action.scope === 'selection') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [batchHandler(action)]);
     if (action.scope === 'list') {
       const imports = mod.actions.get(action.name)?.kind === 'import';

@@ -25,6 +25,8 @@ export interface ActionOutcome {
   file?: FileResult;
   /** A figure the batch preview totals (the amount an invoice would have). */
   amount?: number | string;
+  /** What the preview totals the amount by (a payment type). */
+  group?: string;
 }
 
 /** The record an action runs on: locked for the action's transaction. */

@@ -210,9 +210,16 @@ async function rowsOf(db: DbOrTx, runId: number): Promise<BatchRow[]> {
 /** `GET /batch_runs/{id}`: status, counts and every row's outcome so far. */
 export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise<BatchRun> {
   const run = await loadRun(ctx.db, id, actor);
-  const [rows, [creator]] = await Promise.all([
+  const [rows, [creator], totals] = await Promise.all([
     rowsOf(ctx.db, id),
     ctx.db.select({ name: users.usr_name }).from(users).where(eq(users.id, run.created_user)),
+    // Summed in SQL (NUMERIC), per group, over the rows done or to be done.
+    ctx.db
+      .select({ group: batchRunRows.total_group, count: sql<number>`count(*)::int`, amount: sql<string>`coalesce(sum(${batchRunRows.amount}), 0)::text` })
+      .from(batchRunRows)
+      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'ok'), sql`${batchRunRows.total_group} is not null`))
+      .groupBy(batchRunRows.total_group)
+      .orderBy(asc(batchRunRows.total_group)),
   ]);
   const finished = rows.filter((r) => r.status === 'ok' || r.status === 'failed');
   const amounts = rows.filter((r) => r.ok && r.amount !== null);
@@ -232,6 +239,7 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise
     created_timestamp: run.created_timestamp.toISOString(),
     finished_timestamp: run.finished_timestamp?.toISOString() ?? null,
     source_run_id: run.source_run_id,
+    totals: totals.map((t) => ({ group: t.group!, count: t.count, amount: Number(t.amount) })),
     rows,
   };
 }
@@ -276,7 +284,7 @@ export async function retryFailed(ctx: AppContext, modules: ReadonlyMap<string, 
     if (run.status !== 'finished') throw new AppError('CONFLICT', 'A batch run can be retried once it has finished');
     const again = await tx
       .update(batchRunRows)
-      .set({ status: 'pending', message: null, amount: null, worker: null, finished_timestamp: null })
+      .set({ status: 'pending', message: null, amount: null, total_group: null, worker: null, finished_timestamp: null })
       .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'failed')))
       .returning({ id: batchRunRows.id });
     if (again.length === 0) throw new AppError('CONFLICT', 'This batch run has no failed rows');

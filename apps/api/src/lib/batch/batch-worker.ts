@@ -53,6 +53,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
     let ok = true;
     let message: string | null = null;
     let amount: string | null = null;
+    let group: string | null = null;
     try {
       if (!actor) throw new AppError('FORBIDDEN', 'The user who started this run may no longer run it');
       await tx.transaction(async (work) => {
@@ -68,6 +69,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
               });
         message = outcome.message ?? 'Done';
         amount = outcome.amount === undefined ? null : String(outcome.amount);
+        group = outcome.group ?? null;
         if (run.dry_run) throw new PreviewRollback();
       });
     } catch (err) {
@@ -79,11 +81,12 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         ok = false;
         message = batchErrorLine(row.reference, known?.message ?? 'an unexpected error (see the server log)');
         amount = null;
+        group = null;
       }
     }
     await tx
       .update(batchRunRows)
-      .set({ status: ok ? 'ok' : 'failed', message, amount, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()` })
+      .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()` })
       .where(eq(batchRunRows.id, row.id));
     return true;
   });

@@ -1,12 +1,13 @@
 import { and, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, todayIn } from '@app/contracts';
+import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { contractImports } from './contract-import.js';
 import { contractFinanceImpls } from './contract-finance.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { planContractScholarshipPayments } from '../../lib/payments/plan.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
@@ -112,6 +113,7 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
   return defineModule(ctx, service, [
     recordAction(invoicePlanningActions.planInvoices, (tx, actor, { id }) => planContractInvoices(tx, actor, id)),
     recordAction(invoicePlanningActions.switchToSemesterPayment, (tx, actor, { id }) => switchContractToSemesters(tx, actor, id)),
+    recordAction(planScholarshipPayments, (tx, actor, { id }) => planContractScholarshipPayments(tx, actor, id)),
     recordAction(invoicePlanningActions.createTransactionFee, async (tx, actor, { id, row }, input) => {
       const contract = { id, application_number: String(row.application_number), year1_finished: row.year1_finished === true };
       const fee = await createTransactionFeeInvoice(ctx, tx, actor, contract, input);

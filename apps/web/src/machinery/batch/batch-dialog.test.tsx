@@ -23,6 +23,7 @@ function run(id: number, over: Partial<BatchRun>): { body: BatchRun } {
       created_timestamp: SEEN,
       finished_timestamp: SEEN,
       source_run_id: null,
+      totals: [],
       rows: [],
       ...over,
     },

@@ -107,6 +107,26 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
                 ? `Nothing has been changed yet. ${run.total - run.failed} of ${run.total} would be done${run.amount !== null ? `, ${formatMoney(run.amount)} in all` : ''}; ${run.failed} refused.`
                 : `Checking ${run.done} of ${run.total}…`}
             </Text>
+            {over && run.totals.length > 0 && (
+              <Table fz="sm" withTableBorder aria-label="Totals">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Type</Table.Th>
+                    <Table.Th ta="right">Rows</Table.Th>
+                    <Table.Th ta="right">Amount</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {run.totals.map((t) => (
+                    <Table.Tr key={t.group}>
+                      <Table.Td>{t.group}</Table.Td>
+                      <Table.Td ta="right">{t.count}</Table.Td>
+                      <Table.Td ta="right">{formatMoney(t.amount)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
             <ScrollArea.Autosize mah={320} type="auto">
               <Table fz="sm" striped aria-label="Preview">
                 <Table.Thead>

@@ -39,7 +39,7 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
   const mutation = useMutation({
     mutationFn: async (input: Record<string, unknown>) => {
       // What the action covers (DESIGN §4): the selection, or every row of the current filter.
-      const body = { ...exportBody(overview), ...input };
+      const body = action.selectionless ? input : { ...exportBody(overview), ...input };
       if (action.result === 'file') {
         saveFile(await apiDownload(path, { body }), action.filename ?? 'download');
         return;
@@ -71,7 +71,7 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
           title={action.label}
           text={action.confirm}
           fields={actionFieldDefs(action)}
-          schema={action.input.omit({ ids: true, filter: true })}
+          schema={action.input.omit(Object.fromEntries(['ids', 'filter'].filter((k) => k in action.input.shape).map((k) => [k, true])) as never)}
           submitLabel={action.label}
           pending={mutation.isPending}
           onSubmit={(input) => mutation.mutate(input)}

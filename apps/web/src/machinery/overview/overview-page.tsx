@@ -1,4 +1,4 @@
-import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ActionIcon,
@@ -107,8 +107,9 @@ function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row
  * extra-options area, the table with selection and edit buttons, `No Data Available` and load errors.
  */
 export function OverviewPage<D extends AnyResource>(props: OverviewPageProps<D>) {
-  // Keyed by overview: moving from one overview route to another must not carry the state over.
-  return <OverviewView key={overviewIdOf(props.descriptor, props.view)} {...props} />;
+  // Keyed by overview and the filters a link carries: moving from one to another must not carry the state over.
+  const [searchParams] = useSearchParams();
+  return <OverviewView key={`${overviewIdOf(props.descriptor, props.view)}?${searchParams.toString()}`} {...props} />;
 }
 
 /** The id an overview's state is remembered under: the resource key, and the view's for a second view. */
@@ -120,16 +121,12 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const { descriptor } = props;
   const view = props.view ?? defaultView(descriptor);
   const columns = columnsOf(descriptor, view, props.cells);
-  // A link from another screen narrows the overview by the route's query (`/invoices/planned?contract_id=12`,
-  // spec §2): each query field the resource filters by is sent like the view's fixed filter.
   const [searchParams] = useSearchParams();
-  const query = searchParams.toString();
-  const routeFilters = useMemo(() => {
-    const known = descriptor.filterSchema.shape as Record<string, unknown>;
-    return Object.fromEntries([...new URLSearchParams(query)].filter(([k]) => Object.hasOwn(known, k) && !Object.hasOwn(view.fixedFilter ?? {}, k)));
-  }, [query, descriptor, view.fixedFilter]);
-  const fixedFilters = useMemo(() => ({ ...view.fixedFilter, ...routeFilters }), [view.fixedFilter, routeFilters]);
-  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), { fixedFilters, defaultSort: view.defaultSort });
+  const overview = useOverview(descriptor, overviewIdOf(descriptor, view), {
+    fixedFilters: view.fixedFilter,
+    defaultSort: view.defaultSort,
+    linkedFilters: linkedFiltersOf(descriptor, view, searchParams),
+  });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
   const title = view.title;
@@ -159,14 +156,6 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
           <Title order={1} size="h3">
             {title}
           </Title>
-          {Object.keys(routeFilters).length > 0 && (
-            <Text size="sm" c="dimmed" data-testid="route-filter">
-              {Object.entries(routeFilters).map(([k, v]) => `${k} = ${v}`).join(', ')}{' '}
-              <Anchor component={Link} to={view.routes.overview} size="sm">
-                Show all
-              </Anchor>
-            </Text>
-          )}
         </Group>
         <Group gap={6} wrap="nowrap">
           {overview.isFetching && <Loader size="xs" aria-label="Loading" />}
@@ -357,4 +346,15 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
       </Table>
     </Stack>
   );
+}
+
+/** The advanced filters a link carries in its query (`?contract_id=12&intake=2024`): declared filter fields only. */
+export function linkedFiltersOf(descriptor: AnyResource, view: ViewDescriptor, query: URLSearchParams): Record<string, unknown> {
+  const fields = Object.keys(descriptor.filterSchema.shape);
+  const linked: Record<string, unknown> = {};
+  for (const [key, value] of query.entries()) {
+    if (!fields.includes(key) || view.fixedFilter?.[key] !== undefined || value === '') continue;
+    linked[key] = /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return linked;
 }

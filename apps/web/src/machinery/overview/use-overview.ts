@@ -15,6 +15,11 @@ export interface OverviewOptions {
   /** The view's default sort; the resource's otherwise. */
   defaultSort?: readonly SortKey[];
   perPage?: number;
+  /**
+   * Advanced filters the link that opened the overview carries (`/scholarshippayments/numbered?contract_id=12`):
+   * they replace the remembered ones, with the filter card open so the user sees why the list is narrowed.
+   */
+  linkedFilters?: Readonly<Record<string, unknown>>;
 }
 
 type Id = AnyRow['id'];
@@ -35,13 +40,11 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
   const { fixedFilters } = options;
   const defaultSort = options.defaultSort ?? descriptor.defaultSort;
 
-  const [state, setState] = useState<OverviewState>(() =>
-    loadOverviewState(
-      overviewId,
-      { page: 1, sort: [...defaultSort], search: '', filters: {} },
-      descriptor.sortable,
-    ),
-  );
+  const [state, setState] = useState<OverviewState>(() => {
+    const loaded = loadOverviewState(overviewId, { page: 1, sort: [...defaultSort], search: '', filters: {} }, descriptor.sortable);
+    const linked = options.linkedFilters;
+    return linked && Object.keys(linked).length > 0 ? { ...loaded, page: 1, search: '', filters: { ...linked }, advanced: true } : loaded;
+  });
   const [searchInput, setSearchInputState] = useState(state.search);
   /** An unfiltered big list shows the server's estimate ("about"); the user may ask for the exact count. */
   const [exactCount, setExactCount] = useState(false);

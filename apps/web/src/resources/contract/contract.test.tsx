@@ -99,6 +99,7 @@ function finishedRun(id: number, label: string, rows: { id: number; reference: s
       created_timestamp: SEEN,
       finished_timestamp: LATER,
       source_run_id: null,
+      totals: [],
       rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
     },
   };
@@ -223,7 +224,7 @@ describe('contracts overview', () => {
       expect(screen.queryByRole('button', { name: 'Batch' })).not.toBeInTheDocument();
       await user.click(screen.getByRole('checkbox', { name: 'Select A000001' }));
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Bulk Edit']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Plan scholarship payments', 'Bulk Edit']);
     });
 
     it('offers a User the batch actions but not Bulk Edit (Administrator, DESIGN §4)', async () => {
@@ -232,7 +233,7 @@ describe('contracts overview', () => {
       await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
       expect(screen.getByText('2 selected')).toBeInTheDocument();
       const menu = await openBatch(user);
-      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices']);
+      expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Change status', 'Mark contract sent', 'Email bank info request', 'Send PF Status', 'Plan invoices', 'Plan scholarship payments']);
       expect(screen.getByRole('button', { name: 'Export report' })).toBeInTheDocument();
     });
 
@@ -472,7 +473,10 @@ describe('contract screen', () => {
     expect(screen.getByLabelText(/^Status$/)).toHaveAttribute('readonly');
     expect(screen.getByLabelText(/^Invoiced amount/)).toHaveAttribute('readonly');
     expect(screen.getByLabelText(/^Invoiced amount/)).toHaveValue('€ 0,00');
-    await user.click(within(screen.getByRole('region', { name: 'Contract information' })).getByRole('link', { name: 'José Müller' }));
+    const info = within(screen.getByRole('region', { name: 'Contract information' }));
+    expect(info.getByRole('link', { name: 'Planned' })).toHaveAttribute('href', '/scholarshippayments/planned?contract_id=1');
+    expect(info.getByRole('link', { name: 'Numbered' })).toHaveAttribute('href', '/scholarshippayments/numbered?contract_id=1');
+    await user.click(info.getByRole('link', { name: 'José Müller' }));
     expect(location()).toBe('/student/1');
   });
 

@@ -1,0 +1,465 @@
+import { PassThrough } from 'node:stream';
+import { Router } from 'express';
+import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import {
+  AppError,
+  paymentDateOf,
+  SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
+  scholarshipPaymentActions,
+  scholarshipPaymentResource,
+  ScholarshipOverviewFilterSchema,
+  todayIn,
+  universityFeePeriod,
+} from '@app/contracts';
+import {
+  contracts,
+  invoices,
+  scholarships,
+  scholarshipPaymentExports,
+  scholarshipPayments,
+  scholarshipPaymentTypes,
+  students,
+  universities,
+  users,
+  type DbOrTx,
+  type Tx,
+} from '@app/db';
+import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { runRecordAction } from '../../lib/actions/run.js';
+import { listAction, recordAction } from '../../lib/actions/types.js';
+import type { AppContext } from '../../lib/context.js';
+import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
+import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { recordEvent } from '../../lib/events/record.js';
+import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
+import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
+import { nextNumber } from '../../lib/numbering.js';
+import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
+import { nameMatches } from '../../lib/search.js';
+import { parseInput } from '../../lib/errors.js';
+import { queryRoute } from '../../lib/routes.js';
+import { parseListQuery } from '../../lib/crud/list-query.js';
+import { createHash, randomBytes } from 'node:crypto';
+
+const sp = scholarshipPayments;
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The university whose finance office gets the KIT payments sheet (decision 022). */
+export const KIT_SHORTNAME = 'KIT';
+
+const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, sp.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
+const joinType: Join = (q) => q.innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id));
+const joinUniversity: Join = (q) => q.leftJoin(universities, eq(universities.id, sp.university_id));
+const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
+const byContract = (condition: SQL): SQL => inArray(sp.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
+
+const isNumbered = isNotNull(sp.number);
+const readyForExport = and(isNotNull(sp.number), eq(sp.payment_allowed, true), isNull(sp.exported_timestamp))!;
+
+const plainFields = [
+  'id', 'number', 'contract_id', 'scholarship_payment_type_id', 'period', 'description', 'planned_date', 'payment_date', 'comments', 'university_id',
+  'linked_invoice_id', 'exported_timestamp', 'exported_userid', 'payment_allowed', 'creation_timestamp', 'edit_timestamp',
+] as const;
+
+/** Who a payment goes to: the university for a university fee, the student otherwise. */
+export interface Payee {
+  name: string;
+  iban: string | null;
+  bic: string | null;
+}
+
+/** Why the payee's bank data cannot be paid to, or null when it is complete and valid (ibantools). */
+export function bankDataProblem(payee: Payee): string | null {
+  const iban = payee.iban ? electronicFormatIBAN(payee.iban) : null;
+  if (!iban) return `${payee.name} has no IBAN`;
+  if (!isValidIBAN(iban)) return `The IBAN of ${payee.name} is not valid`;
+  const bic = payee.bic?.replace(/\s+/g, '').toUpperCase();
+  if (!bic) return `${payee.name} has no BIC`;
+  if (!isValidBIC(bic)) return `The BIC of ${payee.name} is not valid`;
+  return null;
+}
+
+/** The payee of each payment and what the bank file and sheets show of it, read in one query. */
+async function paymentDetails(db: DbOrTx, where: SQL) {
+  const isUniversity = sql`${sp.scholarship_payment_type_id} = ${SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE}`;
+  return db
+    .select({
+      id: sp.id,
+      number: sp.number,
+      amount: sql<string>`${sp.amount}::text`,
+      payment_date: sp.payment_date,
+      planned_date: sp.planned_date,
+      period: sp.period,
+      description: sp.description,
+      type: scholarshipPaymentTypes.name,
+      contract: contracts.application_number,
+      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      university: universities.shortname,
+      linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
+      exported_timestamp: sp.exported_timestamp,
+      payee_name: sql<string>`case when ${isUniversity} then ${universities.payment_holder_name} else ${students.first_name} || ' ' || ${students.last_name} end`,
+      payee_iban: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_iban} else ${students.payment_bank_iban} end`,
+      payee_bic: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_swift} else ${students.payment_bank_swift} end`,
+    })
+    .from(sp)
+    .innerJoin(contracts, eq(contracts.id, sp.contract_id))
+    .innerJoin(students, eq(students.id, contracts.student_id))
+    .innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id))
+    .leftJoin(universities, eq(universities.id, sp.university_id))
+    .where(where)
+    .orderBy(asc(sp.number), asc(sp.planned_date), asc(sp.id));
+}
+
+/** An xlsx file written into memory (small: the rows of one export or check). */
+async function xlsxBuffer(sheet: string, columns: readonly SheetColumn[], rows: readonly (readonly unknown[])[], timeZone: string): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  async function* lines() {
+    yield* rows;
+  }
+  await writeXlsx(out, sheet, columns, lines(), { timeZone });
+  return Buffer.concat(chunks);
+}
+
+const fileToStore = (filename: string, mimeType: string, buffer: Buffer) => ({
+  filename,
+  mimeType,
+  size: buffer.length,
+  sha256: createHash('sha256').update(buffer).digest('hex'),
+  buffer,
+});
+
+const PAYMENT_COLUMNS: SheetColumn[] = [
+  { field: 'number', title: 'Number', width: 110 },
+  { field: 'payment_date', title: 'Payment Date', format: 'date' },
+  { field: 'payee', title: 'Payee', width: 200 },
+  { field: 'iban', title: 'IBAN', width: 200 },
+  { field: 'bic', title: 'BIC', width: 100 },
+  { field: 'amount', title: 'Amount', format: 'money' },
+  { field: 'type', title: 'Type', width: 130 },
+  { field: 'contract', title: 'Contract', width: 100 },
+  { field: 'student', title: 'Student', width: 180 },
+  { field: 'period', title: 'Period', width: 100 },
+  { field: 'remittance', title: 'Remittance', width: 260 },
+];
+
+const remittanceOf = (r: { number: string | null; description: string | null; period: string | null }) =>
+  [r.number, r.description ?? r.period].filter((v) => v).join(' ');
+
+export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
+  const tz = ctx.env.APP_TIMEZONE;
+
+  /** Spec §5: a university fee (type 2) names the invoice or credit note it settles; it is paid to a university. */
+  async function checkTypeRules(tx: Tx, values: Row): Promise<Row> {
+    if (Number(values.scholarship_payment_type_id) !== SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE) return values;
+    if (values.linked_invoice_id === null || values.linked_invoice_id === undefined) {
+      throw new AppError('BAD_REQUEST', 'Invalid input: linked_invoice_id', {
+        linked_invoice_id: ['A university fee payment (type 2) needs its linked invoice or credit note'],
+      });
+    }
+    const [invoice] = await tx.select({ contract_id: invoices.contract_id }).from(invoices).where(eq(invoices.id, Number(values.linked_invoice_id)));
+    if (!invoice) throw new AppError('BAD_REQUEST', 'Invalid input: linked_invoice_id', { linked_invoice_id: ['The linked invoice or credit note is not known'] });
+    if (invoice.contract_id !== Number(values.contract_id)) {
+      throw new AppError('BAD_REQUEST', 'Invalid input: linked_invoice_id', { linked_invoice_id: ['The linked invoice or credit note belongs to another contract'] });
+    }
+    if (values.university_id === null || values.university_id === undefined) {
+      const [contract] = await tx.select({ university: contracts.y1_university_id }).from(contracts).where(eq(contracts.id, Number(values.contract_id)));
+      return { ...values, university_id: contract?.university ?? null };
+    }
+    return values;
+  }
+
+  const service = createCrudService(ctx.db, {
+    resource: scholarshipPaymentResource,
+    table: sp,
+    columns: {
+      ...Object.fromEntries(plainFields.map((f) => [f, sp[f] as AnyPgColumn])),
+      contract: contracts.application_number,
+      student_id: contracts.student_id,
+      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      intake: contracts.intake,
+      scholarship_id: contracts.scholarship_id,
+      scholarship_payment_type: scholarshipPaymentTypes.name,
+      amount: moneyValue(sp.amount),
+      university: universities.shortname,
+      linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
+      exported_user: userName(sp.exported_userid),
+      creation_user: userName(sp.creation_user),
+      edit_user: userName(sp.edit_user),
+    },
+    joins: (q) => joinUniversity(joinType(joinContractStudent(q))),
+    countJoins: (q) => q,
+    sortJoins: { contract: joinContractStudent, student_name: joinContractStudent, scholarship_payment_type: joinType },
+    neverNull: ['contract', 'scholarship_payment_type'],
+    search: (term) =>
+      or(
+        ilike(sp.number, likePattern(term)),
+        ilike(sp.period, likePattern(term)),
+        inArray(
+          sp.contract_id,
+          sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
+        ),
+      ),
+    filters: {
+      planned: (v) => (v === 'true' ? isNull(sp.number) : isNumbered),
+      numbered: (v) => (v === 'true' ? isNumbered : isNull(sp.number)),
+      exported: (v) => (v === 'true' ? isNotNull(sp.exported_timestamp) : isNull(sp.exported_timestamp)),
+      contract_id: (v) => eq(sp.contract_id, Number(v)),
+      planned_before: (v) => sql`${sp.planned_date} < ${String(v)}`,
+      exported_after: (v) => sql`${sp.exported_timestamp} >= (${String(v)}::date + 1)::timestamp at time zone ${tz}`,
+      ready_for_export: (v) => (v === 'true' ? readyForExport : sql`not (${readyForExport})`),
+      scholarship_payment_type_id: (v) => eq(sp.scholarship_payment_type_id, Number(v)),
+      amount: (v) => sql`${sp.amount} = ${String(v)}::numeric`,
+      payment_date: (v) => eq(sp.payment_date, String(v)),
+      intake: (v) => byContract(eq(contracts.intake, Number(v))),
+      scholarship_id: (v) => byContract(eq(contracts.scholarship_id, Number(v))),
+    },
+    unique: { scholarship_payments_number_unique: { field: 'number', label: 'Number' } },
+    eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.contract_id) }),
+    hooks: {
+      beforeCreate: async (tx, values, actor) => ({ ...(await checkTypeRules(tx, values)), creation_user: actor.user.id }),
+      beforeUpdate: async (tx, changes, current) => {
+        const merged = await checkTypeRules(tx, { ...current, ...changes });
+        return merged.university_id !== current.university_id && changes.university_id === undefined ? { ...changes, university_id: merged.university_id } : changes;
+      },
+    },
+  });
+
+  /** Marks the rows exported and writes Payments.xlsx and the SEPA file, all in one transaction. */
+  async function exportRows(ids: number[] | undefined, userId: number) {
+    return ctx.db.transaction(async (tx) => {
+      // Only the payments table is locked; rows another export holds are skipped, so two exports never share one.
+      const locked = await tx
+        .select({ id: sp.id })
+        .from(sp)
+        .where(and(readyForExport, ids ? inArray(sp.id, ids) : undefined))
+        .orderBy(asc(sp.id))
+        .for('update', { skipLocked: true });
+      if (locked.length === 0) throw new AppError('CONFLICT', 'Nothing to export: no numbered payment is ready for export (allowed and not yet exported)');
+      // The bank data is checked again: a payee's account may have changed since the payment was numbered. Such
+      // rows stay out of the file (and not exported), so the bank never gets a transfer it must refuse.
+      const details = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
+      const refused = details
+        .map((r) => ({ number: r.number, problem: bankDataProblem({ name: r.payee_name, iban: r.payee_iban, bic: r.payee_bic }) }))
+        .filter((r) => r.problem !== null);
+      const rows = details.filter((r) => !refused.some((x) => x.number === r.number));
+      const refusedText = refused.map((r) => `${r.number} (${r.problem})`).join(', ');
+      if (rows.length === 0) throw new AppError('CONFLICT', `Nothing to export: the bank data of every payment ready is not valid: ${refusedText}`);
+      const accepted = rows.map((r) => r.id);
+      const now = new Date();
+      const [{ total } = { total: '0' }] = await tx
+        .select({ total: sql<string>`coalesce(sum(${sp.amount}), 0)::text` })
+        .from(sp)
+        .where(inArray(sp.id, accepted));
+      // Unique per file (the bank refuses a message id it has seen): the day, the time and a random part.
+      const messageId = `SP-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+      const sepa = sepaCreditTransfer({
+        messageId,
+        createdAt: now,
+        debtor: { name: ctx.env.OFFICE_NAME, iban: ctx.env.OFFICE_IBAN, bic: ctx.env.OFFICE_BIC },
+        transfers: rows.map((r) => ({
+          endToEndId: r.number!,
+          amount: r.amount,
+          creditorName: r.payee_name,
+          iban: electronicFormatIBAN(r.payee_iban ?? '') ?? '',
+          bic: r.payee_bic ?? '',
+          remittance: remittanceOf(r),
+          executionDate: r.payment_date!,
+        })),
+      });
+      const xlsx = await xlsxBuffer(
+        'Payments',
+        PAYMENT_COLUMNS,
+        rows.map((r) => [r.number, r.payment_date, r.payee_name, electronicFormatIBAN(r.payee_iban ?? ''), r.payee_bic, r.amount, r.type, r.contract, r.student_name, r.period, remittanceOf(r)]),
+        tz,
+      );
+      const xlsxId = await storeFile(tx, fileToStore('Payments.xlsx', XLSX, xlsx), userId);
+      const sepaFilename = `Payments_${messageId}.xml`;
+      const sepaId = await storeFile(tx, fileToStore(sepaFilename, 'application/xml', Buffer.from(sepa, 'utf8')), userId);
+      const [exp] = await tx
+        .insert(scholarshipPaymentExports)
+        .values({ message_id: messageId, payment_count: rows.length, total_amount: total, xlsx_file_id: xlsxId, sepa_file_id: sepaId, created_user: userId })
+        .returning({ id: scholarshipPaymentExports.id });
+      await tx
+        .update(sp)
+        .set({ exported_timestamp: now, exported_userid: userId, export_id: exp!.id })
+        .where(inArray(sp.id, accepted));
+      await recordEvent(tx, {
+        type: 'export',
+        userId,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out for their bank data: ${refusedText}` : ''}`,
+      });
+      return { exportId: exp!.id, xlsx, count: rows.length, total };
+    });
+  }
+
+  const routes = Router();
+  // The Scholarship overview (by scholarship): counts and sums in SQL, per scholarship, intake and type.
+  queryRoute(routes, 'get', '/scholarship_payments/by_scholarship', async (req, res) => {
+    const filter = parseInput(ScholarshipOverviewFilterSchema.strict(), req.query, 'list query');
+    const numbered = sql`${sp.number} is not null`;
+    const exported = sql`${sp.exported_timestamp} is not null`;
+    const countIf = (cond: SQL) => sql<number>`(count(*) filter (where ${cond}))::int`;
+    const sumIf = (cond: SQL) => sql<number>`(coalesce(sum(${sp.amount}) filter (where ${cond}), 0))::float8`;
+    const rows = await ctx.db
+      .select({
+        scholarship_id: contracts.scholarship_id,
+        scholarship_code: scholarships.code,
+        intake: contracts.intake,
+        scholarship_payment_type_id: sp.scholarship_payment_type_id,
+        scholarship_payment_type: scholarshipPaymentTypes.name,
+        planned_count: countIf(sql`${sp.number} is null`),
+        planned_amount: sumIf(sql`${sp.number} is null`),
+        numbered_count: countIf(numbered),
+        numbered_amount: sumIf(numbered),
+        exported_count: countIf(exported),
+        exported_amount: sumIf(exported),
+      })
+      .from(sp)
+      .innerJoin(contracts, eq(contracts.id, sp.contract_id))
+      .innerJoin(scholarships, eq(scholarships.id, contracts.scholarship_id))
+      .innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id))
+      .where(
+        and(
+          filter.intake !== undefined ? eq(contracts.intake, filter.intake) : undefined,
+          filter.scholarship_payment_type_id !== undefined ? eq(sp.scholarship_payment_type_id, filter.scholarship_payment_type_id) : undefined,
+        ),
+      )
+      .groupBy(contracts.scholarship_id, scholarships.code, contracts.intake, sp.scholarship_payment_type_id, scholarshipPaymentTypes.name)
+      .orderBy(asc(scholarships.code), asc(contracts.intake), asc(sp.scholarship_payment_type_id));
+    res.json({ data: rows });
+  });
+
+  // The module itself, for the action that runs create_payment on several rows (set once it is defined).
+  const self: { module?: ResourceModule } = {};
+  const mod = defineModule(ctx, service, [
+    listAction(scholarshipPaymentActions.scheduleByReference, async (db, actor, input) => {
+      const found = await db
+        .select({ id: sp.id })
+        .from(sp)
+        .where(and(isNull(sp.number), inArray(sp.linked_invoice_id, sql`(select ${invoices.id} from ${invoices} where ${invoices.document_reference} = ${input.document_reference})`)))
+        .orderBy(asc(sp.planned_date), asc(sp.id));
+      if (found.length === 0) throw new AppError('CONFLICT', `No planned payment is linked to an invoice with reference ${input.document_reference}`);
+      const done: string[] = [];
+      const refused: string[] = [];
+      for (const { id } of found) {
+        try {
+          // Each in its own transaction, through the one code path of create_payment (locks, state check, event).
+          await ctx.db.transaction((tx) => runRecordAction(ctx, tx, self.module!, scholarshipPaymentActions.createPayment, { id, input: { payment_date: input.payment_date }, actor }));
+          const [row] = await db.select({ number: sp.number }).from(sp).where(eq(sp.id, id));
+          done.push(row?.number ?? String(id));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          refused.push(`#${id}: ${err.message}`);
+        }
+      }
+      return {
+        message: `Scheduled ${done.length} payment(s) of ${input.document_reference}${done.length > 0 ? `: ${done.join(', ')}` : ''}${refused.length > 0 ? `; refused ${refused.join('; ')}` : ''}`,
+      };
+    }),
+    recordAction(scholarshipPaymentActions.createPayment, async (tx, actor, { id, row }, input) => {
+      const [detail] = await paymentDetails(tx, eq(sp.id, id));
+      if (!detail) throw new AppError('NOT_FOUND', `Scholarship payment ${id} not found`);
+      if (Number(detail.amount) <= 0) throw new AppError('CONFLICT', 'Only an amount above 0 can be paid');
+      const problem = bankDataProblem({ name: detail.payee_name, iban: detail.payee_iban, bic: detail.payee_bic });
+      if (problem) throw new AppError('CONFLICT', `No payment without valid bank data: ${problem}`);
+      const paymentDate = paymentDateOf(input.payment_date, String(row.planned_date), todayIn(tz));
+      const { number } = await nextNumber(tx, 'scholarship_payment', Number(paymentDate.slice(0, 4)));
+      const changes = await service.applyChanges(tx, row, { number, payment_date: paymentDate, payment_allowed: true }, actor);
+      return { changes, message: `Payment ${number} of ${paymentDate}`, amount: detail.amount, group: detail.type };
+    }),
+    recordAction(scholarshipPaymentActions.resetExport, async (tx, actor, { row }) => {
+      const changes = await service.applyChanges(tx, row, { exported_timestamp: null, exported_userid: null, export_id: null }, actor);
+      return { changes, message: `Export reset (was exported ${String(row.exported_timestamp)} by ${String(row.exported_user)})` };
+    }),
+    listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
+      let ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      if (!ids && input.filter) {
+        // The overview's filter: the rows it shows (those ready for export among them are exported).
+        const given = Object.entries(input.filter).filter(([k]) => k !== 'page' && k !== 'per_page');
+        const query = parseListQuery(scholarshipPaymentResource, Object.fromEntries(given.map(([k, v]) => [k, String(v)])));
+        ids = [];
+        for await (const [id] of service.iterate({ ...query, filters: { ...query.filters, ready_for_export: 'true' } }, ['id'])) ids.push(Number(id));
+      }
+      const done = await exportRows(ids, actor.user.id);
+      return {
+        eventRecorded: true,
+        file: {
+          filename: 'Payments.xlsx',
+          contentType: XLSX,
+          write: async (res) => {
+            res.setHeader('X-Export-Id', String(done.exportId));
+            res.setHeader('Access-Control-Expose-Headers', 'X-Export-Id, Content-Disposition');
+            res.attachment('Payments.xlsx');
+            res.type(XLSX);
+            res.send(done.xlsx);
+          },
+        },
+      };
+    }),
+    listAction(scholarshipPaymentActions.downloadSepa, async (db, _actor, input) => {
+      const [exp] = await db
+        .select({ id: scholarshipPaymentExports.id, fileId: scholarshipPaymentExports.sepa_file_id })
+        .from(scholarshipPaymentExports)
+        .where(input.export_id ? eq(scholarshipPaymentExports.id, input.export_id) : undefined)
+        .orderBy(sql`${scholarshipPaymentExports.id} desc`)
+        .limit(1);
+      if (!exp) throw new AppError(input.export_id ? 'NOT_FOUND' : 'CONFLICT', input.export_id ? `Export ${input.export_id} not found` : 'No payments have been exported yet');
+      const file = await readStoredFile(db, exp.fileId);
+      if (!file) throw new AppError('NOT_FOUND', `The SEPA file of export ${exp.id} is gone`);
+      return { eventType: 'export', message: `Downloaded the SEPA file of export ${exp.id}`, file: { filename: file.filename, contentType: 'application/xml', content: file.content } };
+    }),
+    listAction(scholarshipPaymentActions.downloadKitReport, async (db, _actor, input) => {
+      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      const rows = await paymentDetails(db, and(isNumbered, eq(universities.shortname, KIT_SHORTNAME), ids ? inArray(sp.id, ids) : undefined)!);
+      const buffer = await xlsxBuffer(
+        'KIT payments',
+        [
+          { field: 'number', title: 'Payment Number', width: 110 },
+          { field: 'payment_date', title: 'Payment Date', format: 'date' },
+          { field: 'student', title: 'Student', width: 200 },
+          { field: 'contract', title: 'Application Number', width: 120 },
+          { field: 'period', title: 'Period', width: 100 },
+          { field: 'invoice', title: 'Invoice Number', width: 110 },
+          { field: 'description', title: 'Description', width: 220 },
+          { field: 'amount', title: 'Amount', format: 'money' },
+        ],
+        rows.map((r) => [r.number, r.payment_date, r.student_name, r.contract, r.period, r.linked_invoice_number, r.description, r.amount]),
+        tz,
+      );
+      return { eventType: 'export', message: `Exported KIT_Payments.xlsx (${rows.length} payments)`, file: { filename: 'KIT_Payments.xlsx', contentType: XLSX, content: buffer } };
+    }),
+    listAction(scholarshipPaymentActions.exportUniversityFeePayments, async (db, _actor, input) => {
+      const period = input.period ?? universityFeePeriod(todayIn(tz));
+      const rows = await paymentDetails(db, and(eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE), eq(sp.period, period))!);
+      const filename = `University_Fees_${period.replace(/\//g, '_')}.xlsx`;
+      const buffer = await xlsxBuffer(
+        'University fees',
+        [
+          { field: 'university', title: 'University', width: 100 },
+          { field: 'student', title: 'Student', width: 200 },
+          { field: 'contract', title: 'Contract', width: 100 },
+          { field: 'period', title: 'Period', width: 100 },
+          { field: 'amount', title: 'Amount', format: 'money' },
+          { field: 'planned', title: 'Planned', format: 'date' },
+          { field: 'number', title: 'Number', width: 110 },
+          { field: 'payment_date', title: 'Payment Date', format: 'date' },
+          { field: 'exported', title: 'Exported', format: 'datetime' },
+          { field: 'invoice', title: 'Invoice Number', width: 110 },
+        ],
+        rows.map((r) => [r.university, r.student_name, r.contract, r.period, r.amount, r.planned_date, r.number, r.payment_date, r.exported_timestamp, r.linked_invoice_number]),
+        tz,
+      );
+      return { eventType: 'export', message: `Exported ${filename} (${rows.length} university fee payments)`, file: { filename, contentType: XLSX, content: buffer } };
+    }),
+  ], routes);
+  self.module = mod;
+  return mod;
+}
+
+/** The payment type choice list (spec §7 `scholarship_payment_types`). */
+export function scholarshipPaymentChoices(ctx: AppContext): Record<'scholarship_payment_types', ChoiceSource> {
+  return { scholarship_payment_types: tableChoices(ctx.db, { table: scholarshipPaymentTypes, id: scholarshipPaymentTypes.id, label: scholarshipPaymentTypes.name, order: 'id' }) };
+}

@@ -1,0 +1,495 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { and, eq, inArray } from 'drizzle-orm';
+import { scholarshipPaymentResource, todayIn } from '@app/contracts';
+import { documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
+import { setupTestApp } from '../../test/app.js';
+import { startTestWorkers, waitForRun } from '../../test/workers.js';
+import { crudSuite } from '../../test/crud-suite.js';
+import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+
+/** The official schema, beside the repository root (`../shared/schemas/`). */
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const XSD = resolve(repoRoot, '../shared/schemas/pain.001.001.03.xsd');
+
+const t = await setupTestApp();
+await startTestWorkers(t);
+const bank = { payment_bank_iban: 'DE89370400440532013000', payment_bank_swift: 'COBADEFFXXX' };
+const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski-Żółć', ...bank });
+const contract = await createContract(t.db, { student_id: student.id });
+let user: Awaited<ReturnType<typeof userWithToken>>;
+let reader: Awaited<ReturnType<typeof userWithToken>>;
+let admin: Awaited<ReturnType<typeof userWithToken>>;
+beforeAll(async () => {
+  user = await userWithToken(t.app, t.db, 'User');
+  reader = await userWithToken(t.app, t.db, 'Reader');
+  admin = await userWithToken(t.app, t.db, 'Administrator');
+});
+const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+const download = (path: string, body: object, token = user.token) => api('post', path, token).buffer(true).parse(binaryParser).send(body);
+
+const valid = (n: number) => ({ contract_id: contract.id, scholarship_payment_type_id: 1, amount: 100 + n + 0.5, planned_date: '2026-03-01', period: `Y${1 + (n % 2)}` });
+
+async function planned(values: Partial<typeof scholarshipPayments.$inferInsert> = {}) {
+  const [row] = await t.db
+    .insert(scholarshipPayments)
+    .values({ contract_id: contract.id, scholarship_payment_type_id: 1, amount: '250.00', planned_date: '2026-01-15', period: 'Y1', ...values })
+    .returning();
+  return row!;
+}
+async function feeInvoice(contractId: number, values: Partial<typeof invoices.$inferInsert> = {}) {
+  const [row] = await t.db
+    .insert(invoices)
+    .values({ contract_id: contractId, year: 1, semester: 0, amount: '3000', description: 'Participation fee', planned_date: '2024-09-01', document_type_id: 5, ...values })
+    .returning();
+  return row!;
+}
+async function readSheet(buffer: Buffer) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buffer as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  const rows: unknown[][] = [];
+  ws.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
+  return rows;
+}
+/** Validates with xmllint against the official XSD; answers xmllint's exit (0: valid) and its output. */
+function xmllint(xml: string): { ok: boolean; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sepa-'));
+  const file = join(dir, 'payments.xml');
+  writeFileSync(file, xml);
+  try {
+    const out = execFileSync('xmllint', ['--noout', '--schema', XSD, file], { stdio: 'pipe' }).toString();
+    return { ok: true, output: out };
+  } catch (err) {
+    const e = err as { stderr?: Buffer };
+    return { ok: false, output: e.stderr?.toString() ?? String(err) };
+  }
+}
+const exportable = async (count: number, values: Partial<typeof scholarshipPayments.$inferInsert> = {}) => {
+  const rows = [];
+  for (let n = 0; n < count; n++) rows.push(await planned({ amount: `${10 + n}.${String(n % 100).padStart(2, '0')}`, ...values }));
+  for (const r of rows) expect((await api('post', `/scholarship_payments/${r.id}/create_payment`).send({ payment_date: '2026-12-01' })).status).toBe(200);
+  return rows.map((r) => r.id);
+};
+
+crudSuite(t, {
+  resource: scholarshipPaymentResource,
+  valid,
+  invalid: { body: { amount: 1.001 }, fields: ['contract_id', 'scholarship_payment_type_id', 'amount', 'planned_date'] },
+  change: { comments: 'Paid late', amount: 99.99 },
+  sortBy: ['amount', 'planned_date'],
+});
+
+describe('scholarship payments: fields, type 2 and the two views', () => {
+  it('answers the spec fields of a payment', async () => {
+    const res = await api('post', '/scholarship_payments').send(valid(1));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = (await api('get', `/scholarship_payments/${res.body.id}`)).body;
+    expect(Object.keys(row).sort()).toEqual(Object.keys(scholarshipPaymentResource.schema.shape).sort());
+    expect(row).toMatchObject({ number: null, contract: contract.application_number, student_name: 'Łukasz Wiśniewski-Żółć', scholarship_payment_type: 'Milestone', amount: 101.5, payment_allowed: false });
+  });
+
+  it('refuses a university fee (type 2) without a linked invoice or credit note with a 400 naming linked_invoice_id, and stores nothing', async () => {
+    const before = (await t.db.select().from(scholarshipPayments)).length;
+    const res = await api('post', '/scholarship_payments').send({ ...valid(2), scholarship_payment_type_id: 2 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['linked_invoice_id']);
+    const other = await createContract(t.db);
+    const foreign = await feeInvoice(other.id);
+    const wrong = await api('post', '/scholarship_payments').send({ ...valid(2), scholarship_payment_type_id: 2, linked_invoice_id: foreign.id });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors.linked_invoice_id[0]).toMatch(/another contract/);
+    expect((await t.db.select().from(scholarshipPayments)).length).toBe(before);
+    const own = await feeInvoice(contract.id);
+    const ok = await api('post', '/scholarship_payments').send({ ...valid(2), scholarship_payment_type_id: 2, linked_invoice_id: own.id });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const row = (await api('get', `/scholarship_payments/${ok.body.id}`)).body;
+    expect(row).toMatchObject({ linked_invoice_id: own.id, university_id: contract.y1_university_id, scholarship_payment_type: 'University fee' });
+    // Taking the link away later is refused the same way.
+    const put = await api('put', `/scholarship_payments/${ok.body.id}`).set('If-Match', row.edit_timestamp).send({ id: ok.body.id, linked_invoice_id: null });
+    expect(put.status).toBe(400);
+    expect(Object.keys(put.body.errors)).toEqual(['linked_invoice_id']);
+  });
+
+  it('answers the payment types choice list', async () => {
+    const res = await api('get', '/scholarship_payment_types/choice', reader.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { id: 1, name: 'Milestone' },
+      { id: 2, name: 'University fee' },
+      { id: 3, name: 'Monthly allowance' },
+      { id: 4, name: 'Other' },
+    ]);
+  });
+
+  it('filters with planned=true and numbered=true, and by the advanced fields', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const a = await planned({ contract_id: c.id, planned_date: '2025-01-01', amount: '77.70' });
+    const b = await planned({ contract_id: c.id, planned_date: '2027-01-01' });
+    expect((await api('post', `/scholarship_payments/${b.id}/create_payment`).send({})).status).toBe(200);
+    const ids = async (q: string) => {
+      const res = await api('get', `/scholarship_payments?contract_id=${c.id}&${q}`, reader.token);
+      expect(res.status, `${q}: ${JSON.stringify(res.body)}`).toBe(200);
+      return (res.body.data as { id: number }[]).map((r) => r.id);
+    };
+    expect(await ids('planned=true')).toEqual([a.id]);
+    expect(await ids('numbered=true')).toEqual([b.id]);
+    expect(await ids('planned_before=2026-01-01')).toEqual([a.id]);
+    expect(await ids('amount=77.7')).toEqual([a.id]);
+    expect(await ids('payment_date=2027-01-01')).toEqual([b.id]);
+    expect(await ids('ready_for_export=true')).toEqual([b.id]);
+    expect(await ids('scholarship_payment_type_id=2')).toEqual([]);
+    expect((await api('get', '/scholarship_payments?planned_before=2026-13-01', reader.token)).status).toBe(400);
+  });
+});
+
+describe('scholarship payments: planning (issue 15 point 2)', () => {
+  it('plans milestones, monthly allowances and linked university fees; planning twice plans nothing new', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2031, start_date: '2031-09-15', end_date: '2033-09-14' });
+    await t.db.insert(milestones).values([
+      { intake: 2031, scholarship_id: 1, year: 1, milestone_date: '2031-10-01', milestone_amount: '1500.00' },
+      { intake: 2031, scholarship_id: 1, year: 2, milestone_date: null, milestone_amount: '1250.50' },
+    ]);
+    await t.db.insert(studentFees).values({ intake: 2031, scholarship_id: 1, monthly_allowance_amount: '300.00' });
+    const inv = await feeInvoice(c.id, { year: 1, planned_date: '2031-09-15' });
+    const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id));
+    const byType = (type: number) => rows.filter((r) => r.scholarship_payment_type_id === type);
+    expect(byType(1).map((r) => [r.period, r.amount, r.planned_date]).sort()).toEqual([
+      ['Y1', '1500.00', '2031-10-01'],
+      ['Y2', '1250.50', '2032-09-15'],
+    ]);
+    // September 2031 to September 2033: 25 months, the first on the start date.
+    const allowances = byType(3).sort((x, y) => x.planned_date.localeCompare(y.planned_date));
+    expect(allowances).toHaveLength(25);
+    expect(allowances[0]).toMatchObject({ period: '2031-09', planned_date: '2031-09-15', amount: '300.00' });
+    expect(allowances[1]).toMatchObject({ period: '2031-10', planned_date: '2031-10-01' });
+    expect(allowances.at(-1)).toMatchObject({ period: '2033-09', planned_date: '2033-09-01' });
+    const [fee] = byType(2);
+    expect(fee).toMatchObject({ linked_invoice_id: inv.id, university_id: c.y1_university_id, amount: '1000.00', period: '2031-2032/01' });
+    expect(rows).toHaveLength(28);
+    expect(res.body.message).toMatch(/^Planned 28 scholarship payment\(s\)/);
+
+    const again = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
+    expect(again.body.message).toMatch(/^Nothing to plan/);
+    expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(28);
+  });
+
+  it('makes no university fee row without a participation-fee invoice to link: it is left to be made by hand', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2032, start_date: '2032-09-01', end_date: '2033-08-31' });
+    await t.db.insert(milestones).values({ intake: 2032, scholarship_id: 1, year: 1, milestone_date: '2032-10-01', milestone_amount: '100.00' });
+    const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
+    expect(res.body.message).toMatch(/University fees are left to be made by hand/);
+    const rows = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id));
+    expect(rows.map((r) => r.scholarship_payment_type_id)).toEqual([1]);
+  });
+
+  it('plans a batch with a dry run that plans nothing', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2033, start_date: '2033-09-01', end_date: '2033-12-31' });
+    await t.db.insert(studentFees).values({ intake: 2033, scholarship_id: 1, monthly_allowance_amount: '10.00' });
+    const started = await api('post', '/contracts/batch/plan_scholarship_payments').send({ ids: [c.id], dry_run: true });
+    expect(started.status).toBe(202);
+    const run = await waitForRun(t, user.token, started.body.run_id);
+    expect(run.rows[0]).toMatchObject({ ok: true, amount: 40 });
+    expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(0);
+  });
+});
+
+describe('scholarship payments: create payment and Schedule Payments (issue 15 point 3)', () => {
+  it('numbers S{year}-00001 and dates it: the given date, else the planned date if to come, else today', async () => {
+    const today = todayIn(t.ctx.env.APP_TIMEZONE);
+    const given = await planned({ planned_date: '2020-01-01' });
+    const res = await api('post', `/scholarship_payments/${given.id}/create_payment`).send({ payment_date: '2030-05-05' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ number: 'S2030-00001', payment_date: '2030-05-05', payment_allowed: true });
+    const future = await planned({ planned_date: '2099-02-03' });
+    expect((await api('post', `/scholarship_payments/${future.id}/create_payment`).send({})).body).toMatchObject({ number: 'S2099-00001', payment_date: '2099-02-03' });
+    const past = await planned({ planned_date: '2020-01-01' });
+    expect((await api('post', `/scholarship_payments/${past.id}/create_payment`).send({})).body.payment_date).toBe(today);
+    const again = await api('post', `/scholarship_payments/${given.id}/create_payment`).send({});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already numbered/);
+  });
+
+  it('refuses a payee without valid bank data with the reason, and numbers nothing', async () => {
+    const poor = await createStudent(t.db, { payment_bank_iban: 'DE00370400440532013000', payment_bank_swift: 'COBADEFFXXX' });
+    const c = await createContract(t.db, { student_id: poor.id });
+    const p = await planned({ contract_id: c.id });
+    const res = await api('post', `/scholarship_payments/${p.id}/create_payment`).send({ payment_date: '2031-01-01' });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/IBAN .* not valid/);
+    const none = await createContract(t.db);
+    const q = await planned({ contract_id: none.id });
+    expect((await api('post', `/scholarship_payments/${q.id}/create_payment`).send({ payment_date: '2031-01-01' })).body.message).toMatch(/has no IBAN/);
+    const [counter] = await t.db.select().from(documentCounters).where(and(eq(documentCounters.kind, 'scholarship_payment'), eq(documentCounters.year, 2031)));
+    expect(counter).toBeUndefined();
+  });
+
+  it('gives 50 parallel create_payment calls contiguous numbers', async () => {
+    const rows = await Promise.all(Array.from({ length: 50 }, () => planned({ planned_date: '2020-01-01' })));
+    const answers = await Promise.all(rows.map((r) => api('post', `/scholarship_payments/${r.id}/create_payment`).send({ payment_date: '2040-01-01' })));
+    expect(answers.map((a) => a.status)).toEqual(rows.map(() => 200));
+    const numbers = answers.map((a) => a.body.number as string).sort();
+    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `S2040-${String(i + 1).padStart(5, '0')}`));
+  });
+
+  it('previews Schedule Payments (POST /scholarship_payments/create_payments) with totals per type and refusals, then confirms', async () => {
+    const poor = await createStudent(t.db, {});
+    const c = await createContract(t.db, { student_id: poor.id });
+    const m1 = await planned({ amount: '100.10' });
+    const m2 = await planned({ amount: '200.20' });
+    const a1 = await planned({ amount: '50.05', scholarship_payment_type_id: 3 });
+    const refused = await planned({ contract_id: c.id });
+    const started = await api('post', '/scholarship_payments/create_payments').send({ ids: [m1.id, m2.id, a1.id, refused.id], dry_run: true, payment_date: '2041-03-03' });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const preview = await waitForRun(t, user.token, started.body.run_id);
+    expect(preview.totals).toEqual([
+      { group: 'Milestone', count: 2, amount: 300.3 },
+      { group: 'Monthly allowance', count: 1, amount: 50.05 },
+    ]);
+    expect(preview.failed).toBe(1);
+    expect(preview.rows.find((r) => r.id === refused.id)?.message).toMatch(/^Error for .*has no IBAN/);
+    expect((await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [m1.id, m2.id]))).every((r) => r.number === null)).toBe(true);
+    const confirmed = await api('post', `/batch_runs/${preview.id}/confirm`).send({});
+    const run = await waitForRun(t, user.token, confirmed.body.run_id);
+    expect(run).toMatchObject({ total: 3, failed: 0 });
+    const done = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [m1.id, m2.id, a1.id]));
+    expect(done.map((r) => r.number).sort()).toEqual(['S2041-00001', 'S2041-00002', 'S2041-00003']);
+  });
+});
+
+describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
+  it('exports atomically and exactly once: two parallel exports then a third, every row in exactly one file; SEPA validates', async () => {
+    const ids = await exportable(6);
+    const [a, b] = await Promise.all([download('/scholarship_payments/export_payments', {}), download('/scholarship_payments/export_payments', {})]);
+    const third = await download('/scholarship_payments/export_payments', {});
+    const files = [a, b, third].filter((r) => r.status === 200);
+    const numbersOf = async (res: { body: Buffer }) => (await readSheet(res.body)).slice(1).map((r) => r[0] as string);
+    const all = (await Promise.all(files.map(numbersOf))).flat();
+    const expected = (await t.db.select({ number: scholarshipPayments.number }).from(scholarshipPayments).where(inArray(scholarshipPayments.id, ids))).map((r) => r.number);
+    for (const n of expected) expect(all.filter((x) => x === n), `${n} in ${JSON.stringify(all)}; answers ${[a, b, third].map((r) => r.status).join(",")}: ${[a, b, third].filter((r) => r.status !== 200).map((r) => r.body.toString()).join(" ")}`).toHaveLength(1);
+    expect(new Set(all).size).toBe(all.length);
+    expect(files[0]!.headers['content-disposition']).toMatch(/Payments\.xlsx/);
+    const refusals = [a, b, third].filter((r) => r.status !== 200);
+    for (const r of refusals) {
+      expect(r.status).toBe(409);
+      expect(JSON.parse(r.body.toString()).message).toMatch(/^Nothing to export/);
+    }
+    expect(third.status).toBe(409);
+    const exported = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, ids));
+    expect(exported.every((r) => r.exported_timestamp !== null && r.exported_userid === user.id)).toBe(true);
+
+    // The SEPA file of each export: valid against the official schema, with the right count and control sum.
+    for (const f of files) {
+      const sepa = await download('/scholarship_payments/download_sepa', { export_id: Number(f.headers['x-export-id']) });
+      expect(sepa.status).toBe(200);
+      const xml = sepa.body.toString('utf8');
+      const lint = xmllint(xml);
+      expect(lint.ok, lint.output).toBe(true);
+      const rows = (await readSheet(f.body)).slice(1);
+      const cents = rows.reduce((s, r) => s + Math.round(Number(r[5]) * 100), 0);
+      expect(xml).toContain(`<NbOfTxs>${rows.length}</NbOfTxs>`);
+      expect(xml).toContain(`<CtrlSum>${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}</CtrlSum>`);
+      expect(xml).toContain('<Nm>Lukasz Wisniewski-Zolc</Nm>');
+      expect(xml).not.toMatch(/[ŁłśŻżó]/);
+    }
+  });
+
+  it('Reset Export (confirm, logged) puts a row into the next export again; Reader may not', async () => {
+    const [id] = await exportable(1);
+    expect((await download('/scholarship_payments/export_payments', { ids: [id] })).status).toBe(200);
+    expect((await api('post', `/scholarship_payments/${id}/reset_export`, reader.token).send({})).status).toBe(403);
+    const reset = await api('post', `/scholarship_payments/${id}/reset_export`).send({});
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    expect(reset.body).toMatchObject({ exported_timestamp: null, exported_user: null });
+    const events = (await api('get', '/logging?per_page=5', admin.token)).body.data as { le_message: string }[];
+    expect(events.some((e) => e.le_message.startsWith('Reset Export'))).toBe(true);
+    const again = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(again.status).toBe(200);
+    expect((await readSheet(again.body)).slice(1)).toHaveLength(1);
+    expect((await api('post', `/scholarship_payments/${id}/reset_export`).send({})).status).toBe(200);
+    const unexported = await planned();
+    expect((await api('post', `/scholarship_payments/${unexported.id}/reset_export`).send({})).body.message).toMatch(/not been exported/);
+  });
+
+  it('writes the SEPA file for names and texts outside the SEPA set, valid against the XSD', async () => {
+    const s = await createStudent(t.db, { first_name: 'Zoë & Ærøskøbing', last_name: 'Łódź <Straße> "Ñandú"', ...bank });
+    const c = await createContract(t.db, { student_id: s.id });
+    const [id] = await exportable(1, { contract_id: c.id, description: 'Stipendium für Ōsaka — 1. Jahr €' });
+    const res = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(res.status).toBe(200);
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
+    expect(xml).toContain('<Nm>Zoe + AEroskobing Lodz Strasse &apos;Nandu&apos;</Nm>');
+    expect(xml).toMatch(/<Ustrd>S\d{4}-\d{5} Stipendium fur Osaka - 1. Jahr<\/Ustrd>/);
+  });
+
+  it('answers the KIT payments sheet: numbered payments to the KIT university', async () => {
+    const [kit] = await t.db
+      .insert(universities)
+      .values({ name: 'Karlsruher Institut für Technologie', shortname: 'KIT', payment_holder_name: 'KIT Kasse', payment_holder_iban: 'DE89370400440532013000', payment_holder_swift: 'COBADEFFXXX', payment_holder_address: 'Kaiserstraße 12', payment_bank_address: 'Bank', payment_amount: '1500' })
+      .returning();
+    const c = await createContract(t.db, { student_id: student.id, y1_university_id: kit!.id });
+    const inv = await feeInvoice(c.id, { number: 'INV-KIT-1', invoice_date: '2026-01-01' });
+    const [id] = await exportable(1, { contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: kit!.id, amount: '1500.00' });
+    const res = await download('/scholarship_payments/download_kit_report', {});
+    expect(res.status).toBe(200);
+    const rows = await readSheet(res.body);
+    expect(rows[0]).toEqual(['Payment Number', 'Payment Date', 'Student', 'Application Number', 'Period', 'Invoice Number', 'Description', 'Amount']);
+    const [number] = (await t.db.select({ n: scholarshipPayments.number }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id!))).map((r) => r.n);
+    expect(rows.slice(1).map((r) => [r[0], r[3], r[5], r[7]])).toEqual([[number, c.application_number, 'INV-KIT-1', 1500]]);
+    expect((await download('/scholarship_payments/download_kit_report', {}, reader.token)).status).toBe(403);
+  });
+});
+
+describe('scholarship payments: university fee check, bulk edit, permissions', () => {
+  it('exports the university fee payments of a period (default: the current one)', async () => {
+    const inv = await feeInvoice(contract.id);
+    await planned({ scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: contract.y1_university_id, period: '2030-2031/02', amount: '812.34' });
+    await planned({ scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: contract.y1_university_id, period: '2030-2031/01', amount: '1.00' });
+    const res = await download('/scholarship_payments/export_university_fee_payments', { period: '2030-2031/02' }, reader.token);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/University_Fees_2030-2031_02\.xlsx/);
+    const rows = (await readSheet(res.body)).slice(1);
+    expect(rows.map((r) => [r[3], r[4]])).toEqual([['2030-2031/02', 812.34]]);
+    const bad = await api('post', '/scholarship_payments/export_university_fee_payments').send({ period: '2030/02' });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['period']);
+    const current = await download('/scholarship_payments/export_university_fee_payments', {});
+    expect(current.status).toBe(200);
+  });
+
+  it('bulk edits amount and payment_date of numbered, not exported payments; an empty change set is a 400; exported rows are refused', async () => {
+    const [a, b] = await exportable(2);
+    expect((await download('/scholarship_payments/export_payments', { ids: [b] })).status).toBe(200);
+    const rows = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [a!, b!]));
+    const versions = Object.fromEntries(rows.map((r) => [String(r.id), r.edit_timestamp.toISOString()]));
+    const empty = await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [a], versions, changes: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual({ changes: ['Change at least one field'] });
+    expect((await api('post', '/scholarship_payments/bulk_edit').send({ ids: [a], versions, changes: { amount: 1 } })).status).toBe(403);
+    const started = await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [a, b], versions, changes: { amount: 42.42, payment_date: '2026-12-24' } });
+    expect(started.status).toBe(202);
+    const run = await waitForRun(t, admin.token, started.body.run_id);
+    expect(run.failed).toBe(1);
+    expect(run.rows.find((r) => r.id === b)?.message).toMatch(/exported to the bank/);
+    const [changed] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, a!));
+    expect(changed).toMatchObject({ amount: '42.42', payment_date: '2026-12-24' });
+  });
+
+  it('refuses every write to a Reader', async () => {
+    const p = await planned();
+    const calls = [
+      api('post', `/scholarship_payments/${p.id}/create_payment`, reader.token).send({}),
+      api('post', '/scholarship_payments/create_payments', reader.token).send({ ids: [p.id] }),
+      api('post', '/scholarship_payments/batch/create_payment', reader.token).send({ ids: [p.id] }),
+      api('post', '/scholarship_payments/export_payments', reader.token).send({}),
+      api('post', `/scholarship_payments/${p.id}/reset_export`, reader.token).send({}),
+      api('post', '/scholarship_payments/bulk_edit', reader.token).send({ ids: [p.id], changes: { amount: 1 } }),
+      api('post', '/scholarship_payments/download_sepa', reader.token).send({}),
+      api('post', `/contracts/${contract.id}/plan_scholarship_payments`, reader.token).send({}),
+      api('post', '/scholarship_payments', reader.token).send(valid(9)),
+      api('delete', `/scholarship_payments/${p.id}`, reader.token),
+    ];
+    expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 403));
+    const [still] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, p.id));
+    expect(still!.number).toBeNull();
+  });
+});
+
+describe('scholarship payments: the Scholarship overview (by scholarship) and export by filter', () => {
+  it('shows one row per scholarship, intake and type with the counts and sums of the views it opens', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2035, scholarship_id: 2 });
+    await planned({ contract_id: c.id, amount: '100.10' });
+    await planned({ contract_id: c.id, amount: '200.20' });
+    await planned({ contract_id: c.id, amount: '5.55', scholarship_payment_type_id: 3 });
+    const [n1, n2] = await exportable(2, { contract_id: c.id, amount: '70.07' });
+    expect((await download('/scholarship_payments/export_payments', { ids: [n1] })).status).toBe(200);
+    const res = await api('get', '/scholarship_payments/by_scholarship?intake=2035', reader.token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = res.body.data as Record<string, number | string>[];
+    expect(rows.map((r) => [r.intake, r.scholarship_id, r.scholarship_payment_type, r.planned_count, r.planned_amount, r.numbered_count, r.numbered_amount, r.exported_count, r.exported_amount])).toEqual([
+      [2035, 2, 'Milestone', 2, 300.3, 2, 140.14, 1, 70.07],
+      [2035, 2, 'Monthly allowance', 1, 5.55, 0, 0, 0, 0],
+    ]);
+    // The views each row opens show the same rows: planned, numbered, exported.
+    const list = async (q: string) => (await api('get', `/scholarship_payments?per_page=200&intake=2035&scholarship_id=2&scholarship_payment_type_id=1&${q}`, reader.token)).body.data as { id: number; amount: number }[];
+    const sum = (xs: { amount: number }[]) => xs.reduce((s, x) => s + Math.round(x.amount * 100), 0) / 100;
+    expect(sum(await list('planned=true'))).toBe(300.3);
+    expect((await list('numbered=true')).map((r) => r.id).sort()).toEqual([n1, n2].sort());
+    expect((await list('numbered=true&exported=true')).map((r) => r.id)).toEqual([n1]);
+    expect((await api('get', '/scholarship_payments/by_scholarship?scholarship_payment_type_id=3&intake=2035', reader.token)).body.data).toHaveLength(1);
+    const bad = await api('get', '/scholarship_payments/by_scholarship?intake=x', reader.token);
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['intake']);
+    expect((await api('get', '/scholarship_payments/by_scholarship?unknown=1', reader.token)).status).toBe(400);
+  });
+
+  it('exports, without a selection, the ready payments of the overview filter only', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const other = await createContract(t.db, { student_id: student.id });
+    const [mine] = await exportable(1, { contract_id: c.id });
+    const [theirs] = await exportable(1, { contract_id: other.id });
+    const res = await download('/scholarship_payments/export_payments', { filter: { numbered: 'true', contract_id: c.id, sort: 'number|asc' } });
+    expect(res.status).toBe(200);
+    const numbers = (await readSheet(res.body)).slice(1).map((r) => r[0]);
+    const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, mine!));
+    expect(numbers).toEqual([row!.number]);
+    const [untouched] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, theirs!));
+    expect(untouched!.exported_timestamp).toBeNull();
+  });
+});
+
+describe('scholarship payments: bank data checked again at export, Export Selection', () => {
+  it('leaves a payment whose payee bank data became invalid out of the export (and not exported)', async () => {
+    const s = await createStudent(t.db, bank);
+    const c = await createContract(t.db, { student_id: s.id });
+    const [id] = await exportable(1, { contract_id: c.id });
+    await t.db.update(students).set({ payment_bank_iban: 'DE00370400440532013000' }).where(eq(students.id, s.id));
+    const res = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(res.status).toBe(409);
+    expect(JSON.parse(res.body.toString()).message).toMatch(/^Nothing to export: the bank data .* S\d{4}-\d{5} \(The IBAN of .* is not valid\)/);
+    const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!));
+    expect(row!.exported_timestamp).toBeNull();
+  });
+
+  it('Export Selection answers Scholarship_Payments.xlsx with the selected rows', async () => {
+    const a = await planned({ amount: '11.11' });
+    const b = await planned({ amount: '22.22' });
+    const res = await download('/scholarship_payments/download_report', { ids: [a.id, b.id] }, reader.token);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/Scholarship_Payments\.xlsx/);
+    const rows = await readSheet(res.body);
+    expect(rows[0]).toContain('Amount');
+    const amountAt = rows[0]!.indexOf('Amount');
+    expect(rows.slice(1).map((r) => r[amountAt]).sort()).toEqual([11.11, 22.22]);
+  });
+});
+
+describe('scholarship payments: schedule payments per document_reference (spec §7)', () => {
+  it('creates the payments of the planned rows linked to invoices with that reference, once', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const inv = await feeInvoice(c.id, { document_reference: `REF-${c.id}-Y1-T5` });
+    const other = await feeInvoice(c.id, { document_reference: `REF-${c.id}-Y2-T5`, year: 2 });
+    const mine = await planned({ contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: c.y1_university_id, amount: '500.00' });
+    const theirs = await planned({ contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: other.id, university_id: c.y1_university_id });
+    expect((await api('post', '/scholarship_payments/schedule_payments_by_reference', reader.token).send({ document_reference: `REF-${c.id}-Y1-T5` })).status).toBe(403);
+    const res = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: `REF-${c.id}-Y1-T5`, payment_date: '2042-02-02' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toMatch(new RegExp(`^Scheduled 1 payment\\(s\\) of REF-${c.id}-Y1-T5: S2042-00001$`));
+    const rows = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [mine.id, theirs.id]));
+    expect(rows.find((r) => r.id === mine.id)).toMatchObject({ number: 'S2042-00001', payment_date: '2042-02-02', payment_allowed: true });
+    expect(rows.find((r) => r.id === theirs.id)!.number).toBeNull();
+    const again = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: `REF-${c.id}-Y1-T5` });
+    expect(again.status).toBe(409);
+    const empty = await api('post', '/scholarship_payments/schedule_payments_by_reference').send({ document_reference: ' ' });
+    expect(empty.status).toBe(400);
+    expect(Object.keys(empty.body.errors)).toEqual(['document_reference']);
+  });
+});

@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { stubApi, type Answers } from '../../test/api-stub';
+import { savedFiles } from '../../test/downloads';
+import { adminUser, choiceList, page, plainUser, SEEN, session } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+
+const plannedRow = {
+  id: 1,
+  number: null,
+  contract_id: 1,
+  contract: 'A000001',
+  student_id: 1,
+  student_name: 'José Müller',
+  intake: 2024,
+  scholarship_id: 1,
+  scholarship_payment_type_id: 1,
+  scholarship_payment_type: 'Milestone',
+  period: 'Y1',
+  amount: 1234.56,
+  description: 'Milestone year 1',
+  planned_date: '2026-03-01',
+  payment_date: null,
+  comments: null,
+  university_id: null,
+  university: null,
+  linked_invoice_id: null,
+  linked_invoice_number: null,
+  exported_timestamp: null,
+  exported_user: null,
+  exported_userid: null,
+  payment_allowed: false,
+  creation_timestamp: SEEN,
+  creation_user: 'Ada Admin',
+  edit_timestamp: SEEN,
+  edit_user: 'Ada Admin',
+};
+const numberedRow = { ...plannedRow, id: 2, number: 'S2026-00001', payment_date: '2026-03-05', payment_allowed: true };
+const exportedRow = { ...numberedRow, id: 3, number: 'S2026-00002', exported_timestamp: SEEN, exported_user: 'Ada Admin', exported_userid: 1 };
+
+function paymentApi(answers: Answers = {}, user = plainUser) {
+  return stubApi({
+    ...session(user),
+    ...choiceList('contracts', [{ id: 1, name: 'A000001' }]),
+    ...choiceList('scholarship_payment_types', [
+      { id: 1, name: 'Milestone' },
+      { id: 2, name: 'University fee' },
+    ]),
+    ...choiceList('contracts_intake', [{ id: 2024, name: '2024' }]),
+    ...choiceList('scholarships', [{ id: 1, name: 'EMJMD' }]),
+    ...choiceList('universities', [{ id: 1, name: 'KIT' }]),
+    'GET /scholarship_payments': page([plannedRow]),
+    'GET /scholarship_payments/1': { body: plannedRow },
+    'GET /scholarship_payments/2': { body: numberedRow },
+    'GET /scholarship_payments/3': { body: exportedRow },
+    ...answers,
+  });
+}
+
+const headers = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent?.replace(/[▲▼\d]/g, ''))
+    .filter((t) => t && t !== 'Actions');
+
+describe('scholarship payment overviews (spec §2)', () => {
+  it('planned: the spec columns, the planned flag, and Schedule Payments for a User', async () => {
+    const api = paymentApi();
+    const { user } = renderApp('/scholarshippayments/planned', api);
+    expect(await screen.findByRole('heading', { name: 'Planned Scholarship Payments' })).toBeInTheDocument();
+    await screen.findByText('1-1 of 1');
+    expect(headers()).toEqual(['Contract', 'Student', 'Type', 'Period', 'Amount', 'Planned', 'Last Edit', 'Comments']);
+    expect(api.last('GET /scholarship_payments')!.query.get('planned')).toBe('true');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    expect(within(await screen.findByRole('menu')).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Schedule Payments']);
+  });
+
+  it('numbered: adds Number, Payment Date, Exported and Export Allowed; Export Payments saves Payments.xlsx', async () => {
+    const api = paymentApi({
+      'GET /scholarship_payments': page([numberedRow]),
+      'POST /scholarship_payments/export_payments': { file: { content: new Blob(['PK']), filename: 'Payments.xlsx' } },
+    });
+    const { user } = renderApp('/scholarshippayments/numbered', api);
+    expect(await screen.findByRole('heading', { name: 'Numbered Scholarship Payments' })).toBeInTheDocument();
+    await screen.findByText('1-1 of 1');
+    expect(headers()).toEqual([
+      'Number', 'Contract', 'Student', 'Type', 'Period', 'Amount', 'Planned', 'Payment Date', 'Exported', 'Export Allowed', 'Last Edit', 'Comments',
+    ]);
+    expect(api.last('GET /scholarship_payments')!.query.get('numbered')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Export Payments' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Export Payments' });
+    await user.click(within(dialog).getByRole('button', { name: 'Export Payments' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(savedFiles[0]!.filename).toBe('Payments.xlsx');
+    expect(api.last('POST /scholarship_payments/export_payments')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
+  });
+
+  it('University Fee Check asks the period and sends only it; Download SEPA file sends nothing of the list', async () => {
+    const api = paymentApi({
+      'GET /scholarship_payments': page([numberedRow]),
+      'POST /scholarship_payments/export_university_fee_payments': { file: { content: new Blob(['PK']), filename: 'University_Fees_2026-2027_01.xlsx' } },
+      'POST /scholarship_payments/download_sepa': { file: { content: new Blob(['<?xml'], { type: 'application/xml' }), filename: 'Payments_SP-1.xml' } },
+    });
+    const { user } = renderApp('/scholarshippayments/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('button', { name: 'University Fee Check' }));
+    const dialog = await screen.findByRole('dialog', { name: 'University Fee Check' });
+    await user.type(within(dialog).getByLabelText(/^Period/), '2026-2027/01');
+    await user.click(within(dialog).getByRole('button', { name: 'University Fee Check' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    expect(api.last('POST /scholarship_payments/export_university_fee_payments')!.body).toEqual({ period: '2026-2027/01' });
+    await user.click(screen.getByRole('button', { name: 'Download SEPA file' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(2));
+    expect(api.last('POST /scholarship_payments/download_sepa')!.body).toEqual({});
+    expect(screen.getByRole('button', { name: 'KIT Payments' })).toBeInTheDocument();
+  });
+
+  it('takes the advanced filters of the link that opened it (the contract screen, the scholarship overview)', async () => {
+    const api = paymentApi();
+    renderApp('/scholarshippayments/numbered?contract_id=1&scholarship_payment_type_id=2', api);
+    await screen.findByText('1-1 of 1');
+    const query = api.last('GET /scholarship_payments')!.query;
+    expect([query.get('contract_id'), query.get('scholarship_payment_type_id'), query.get('numbered')]).toEqual(['1', '2', 'true']);
+  });
+
+  it('Bulk Edit (Administrator) keeps Apply disabled until amount or payment date is set, and sends only those', async () => {
+    const api = paymentApi({ 'GET /scholarship_payments': page([numberedRow]), 'POST /scholarship_payments/bulk_edit': { status: 202, body: { run_id: 9 } } }, adminUser);
+    const { user } = renderApp('/scholarshippayments/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Batch' }));
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Bulk Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
+    expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeDisabled();
+    await user.type(within(dialog).getByLabelText(/^Amount/), '99.5');
+    expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(api.last('POST /scholarship_payments/bulk_edit')!.body).toEqual({ ids: [2], changes: { amount: 99.5 }, versions: { '2': SEEN } });
+  });
+});
+
+describe('scholarship payment details', () => {
+  it('a planned payment offers Create Payment; a numbered exported one Reset Export after a confirm', async () => {
+    const api = paymentApi({ 'POST /scholarship_payments/3/reset_export': { body: { ...exportedRow, exported_timestamp: null, exported_user: null } } });
+    const { router, user } = renderApp('/scholarshippayment/planned/1', api);
+    expect(await screen.findByRole('button', { name: 'Create Payment' })).toBeInTheDocument();
+    await router.navigate('/scholarshippayment/numbered/3');
+    const reset = await screen.findByRole('button', { name: 'Reset Export' });
+    await user.click(reset);
+    const confirm = await screen.findByRole('dialog');
+    expect(confirm).toHaveTextContent(/exported to the bank again/);
+    await user.click(within(confirm).getByRole('button', { name: /Reset Export|Yes/ }));
+    await waitFor(() => expect(api.sent('POST /scholarship_payments/3/reset_export')).toHaveLength(1));
+  });
+});
+
+describe('the Scholarship overview (by scholarship)', () => {
+  it('shows counts and sums per scholarship, intake and type, filters by intake, and each figure opens the payments behind it', async () => {
+    const row = {
+      scholarship_id: 1,
+      scholarship_code: 'EMJMD',
+      intake: 2024,
+      scholarship_payment_type_id: 1,
+      scholarship_payment_type: 'Milestone',
+      planned_count: 2,
+      planned_amount: 300.3,
+      numbered_count: 1,
+      numbered_amount: 70.07,
+      exported_count: 0,
+      exported_amount: 0,
+    };
+    const api = paymentApi({ 'GET /scholarship_payments/by_scholarship': { body: { data: [row] } } });
+    const { user, location } = renderApp('/scholarshippayments/by_scholarship', api);
+    const planned = await screen.findByRole('link', { name: 'Planned payments of EMJMD 2024 Milestone' });
+    expect(planned).toHaveTextContent('2 · € 300,30');
+    expect(screen.getByRole('link', { name: 'Numbered payments of EMJMD 2024 Milestone' })).toHaveTextContent('1 · € 70,07');
+    await user.click(screen.getByRole('combobox', { name: 'Intake' }));
+    await user.click(await screen.findByRole('option', { name: '2024' }));
+    await waitFor(() => expect(api.last('GET /scholarship_payments/by_scholarship')!.query.get('intake')).toBe('2024'));
+    await user.click(screen.getByRole('link', { name: 'Planned payments of EMJMD 2024 Milestone' }));
+    await waitFor(() => expect(location()).toBe('/scholarshippayments/planned?intake=2024&scholarship_id=1&scholarship_payment_type_id=1'));
+    await screen.findByRole('heading', { name: 'Planned Scholarship Payments' });
+    await waitFor(() => expect(api.last('GET /scholarship_payments')?.query.get('intake')).toBe('2024'));
+    const query = api.last('GET /scholarship_payments')!.query;
+    expect([query.get('scholarship_id'), query.get('scholarship_payment_type_id'), query.get('planned')]).toEqual(['1', '1', 'true']);
+  });
+});

@@ -1,0 +1,13 @@
+import { scholarshipPaymentResource } from '@app/contracts';
+import { defineResourceUi } from '../../machinery/resource-ui';
+import { scholarshipPaymentCells } from './scholarship-payment.cells';
+import { scholarshipPaymentFields } from './scholarship-payment.fields';
+import { scholarshipPaymentFilters } from './scholarship-payment.filters';
+
+/** Planned and numbered scholarship payments: one resource, its two views (spec §2). */
+export const scholarshipPaymentUi = defineResourceUi({
+  descriptor: scholarshipPaymentResource,
+  cells: scholarshipPaymentCells,
+  fields: scholarshipPaymentFields,
+  filters: scholarshipPaymentFilters,
+});

@@ -1,0 +1,145 @@
+import { addMonths, splitInSemesters } from './invoice-planning.js';
+
+/** Scholarship payment types (decision 022), seeded lookup `scholarship_payment_types`. */
+export const SCHOLARSHIP_PAYMENT_TYPE_MILESTONE = 1;
+/** Paid to the university; it settles a fee invoiced to the student, so it names that invoice (spec §5). */
+export const SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE = 2;
+export const SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE = 3;
+export const SCHOLARSHIP_PAYMENT_TYPE_OTHER = 4;
+
+/**
+ * The default university fee period of a day (spec §9), as academic-year text: September to December of Y give
+ * `Y-Y+1/01`; January and February give `Y-1-Y/01`; March to August give `Y-1-Y/02`.
+ */
+export function universityFeePeriod(day: string): string {
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  if (month >= 9) return `${year}-${year + 1}/01`;
+  if (month <= 2) return `${year - 1}-${year}/01`;
+  return `${year - 1}-${year}/02`;
+}
+
+/**
+ * The payment date of a payment being scheduled (issue 15 point 3): the one given; otherwise the planned date if
+ * it is still to come; otherwise today.
+ */
+export function paymentDateOf(given: string | undefined | null, plannedDate: string, today: string): string {
+  if (given) return given;
+  return plannedDate > today ? plannedDate : today;
+}
+
+export interface MilestoneRow {
+  id: number;
+  year: number;
+  milestone_date: string | null;
+  milestone_amount: string;
+}
+
+export interface PlanContract {
+  start_date: string;
+  end_date: string;
+  check_universityfee_payment: boolean;
+  y1_university_id: number;
+  y2_university_id: number | null;
+}
+
+/** A participation-fee invoice of the contract (not a credit note): a university fee payment settles it. */
+export interface FeeInvoice {
+  id: number;
+  year: number;
+  semester: number;
+  planned_date: string | null;
+  invoice_date: string | null;
+}
+
+export interface UniversityFee {
+  id: number;
+  payment_amount: string;
+}
+
+/** A payment to plan, keyed by what it was made from (so planning twice plans nothing new). */
+export interface PaymentDraft {
+  plan_key: string;
+  scholarship_payment_type_id: number;
+  period: string;
+  amount: string;
+  description: string;
+  planned_date: string;
+  university_id: number | null;
+  linked_invoice_id: number | null;
+}
+
+const isZero = (amount: string) => /^-?0*(\.0*)?$/.test(amount.trim());
+
+/**
+ * What a contract's scholarship pays out (issue 15 point 2, decision 022):
+ * - each milestone of its intake and scholarship (year, date, amount), period `Y{year}`, on the milestone's date
+ *   (or the contract's start plus the years before it);
+ * - the student fee's monthly allowance for every month from the start month to the end month, period `YYYY-MM`,
+ *   on the first of the month (the start date in the first month);
+ * - with `check_universityfee_payment`, the university fee of each participation-fee invoice, to the university
+ *   of that year, period by the spec §9 rule of the invoice's date, linked to the invoice (spec §5). A year without
+ *   such an invoice gets no university fee row: it is made by hand.
+ * Amounts of 0 are not planned.
+ */
+export function scholarshipPaymentsToPlan(input: {
+  contract: PlanContract;
+  milestones: readonly MilestoneRow[];
+  monthlyAllowance: string | null;
+  feeInvoices: readonly FeeInvoice[];
+  universities: ReadonlyMap<number, UniversityFee>;
+}): PaymentDraft[] {
+  const { contract } = input;
+  const drafts: PaymentDraft[] = [];
+  for (const m of input.milestones) {
+    if (isZero(m.milestone_amount)) continue;
+    drafts.push({
+      plan_key: `M${m.id}`,
+      scholarship_payment_type_id: SCHOLARSHIP_PAYMENT_TYPE_MILESTONE,
+      period: `Y${m.year}`,
+      amount: m.milestone_amount,
+      description: `Milestone year ${m.year}`,
+      planned_date: m.milestone_date ?? addMonths(contract.start_date, 12 * (m.year - 1)),
+      university_id: null,
+      linked_invoice_id: null,
+    });
+  }
+  if (input.monthlyAllowance && !isZero(input.monthlyAllowance)) {
+    const endMonth = contract.end_date.slice(0, 7);
+    for (let i = 0; ; i++) {
+      const first = `${addMonths(`${contract.start_date.slice(0, 7)}-01`, i)}`;
+      const month = first.slice(0, 7);
+      if (month > endMonth || i > 120) break;
+      drafts.push({
+        plan_key: `A${month}`,
+        scholarship_payment_type_id: SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
+        period: month,
+        amount: input.monthlyAllowance,
+        description: `Monthly allowance ${month}`,
+        planned_date: i === 0 ? contract.start_date : first,
+        university_id: null,
+        linked_invoice_id: null,
+      });
+    }
+  }
+  if (contract.check_universityfee_payment) {
+    for (const inv of input.feeInvoices) {
+      const universityId = inv.year >= 2 ? (contract.y2_university_id ?? contract.y1_university_id) : contract.y1_university_id;
+      const university = input.universities.get(universityId);
+      if (!university || isZero(university.payment_amount)) continue;
+      const amount = inv.semester === 0 ? university.payment_amount : splitInSemesters(university.payment_amount)[inv.semester === 1 ? 0 : 1];
+      const day = inv.invoice_date ?? inv.planned_date ?? addMonths(contract.start_date, 12 * (inv.year - 1));
+      drafts.push({
+        plan_key: `U${inv.id}`,
+        scholarship_payment_type_id: SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
+        period: universityFeePeriod(day),
+        amount,
+        description: `University fee year ${inv.year}${inv.semester === 0 ? '' : ` semester ${inv.semester}`}`,
+        planned_date: day,
+        university_id: universityId,
+        linked_invoice_id: inv.id,
+      });
+    }
+  }
+  return drafts;
+}

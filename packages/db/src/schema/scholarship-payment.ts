@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { editAudit, users } from './auth.js';
+import { timestamptz } from './columns.js';
+import { contracts } from './contract.js';
+import { invoices } from './invoice.js';
+import { moneyColumn, universities } from './reference.js';
+import { storedFiles } from './stored-file.js';
+
+/**
+ * Scholarship payment types (choice `scholarship_payment_types`; decision 022), seeded by the migration:
+ * 1 milestone, 2 university fee (paid to the university, needs a linked invoice or credit note), 3 monthly
+ * allowance, 4 other.
+ */
+export const scholarshipPaymentTypes = pgTable('scholarship_payment_types', {
+  id: integer('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull().unique(),
+});
+
+/**
+ * One export to the bank (issue 15 point 4): the rows it took, and the two files it wrote (Payments.xlsx and
+ * the SEPA pain.001 file), kept so that the SEPA file of an export can be fetched after its xlsx.
+ */
+export const scholarshipPaymentExports = pgTable('scholarship_payment_exports', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  message_id: varchar('message_id', { length: 35 }).notNull().unique(),
+  payment_count: integer('payment_count').notNull(),
+  total_amount: moneyColumn('total_amount').notNull(),
+  xlsx_file_id: integer('xlsx_file_id')
+    .notNull()
+    .references(() => storedFiles.id),
+  sepa_file_id: integer('sepa_file_id')
+    .notNull()
+    .references(() => storedFiles.id),
+  created_timestamp: timestamptz('created_timestamp').notNull().defaultNow(),
+  created_user: integer('created_user')
+    .notNull()
+    .references(() => users.id),
+});
+
+/**
+ * Planned and numbered scholarship payments (spec §3): one table, two views. A planned payment has no number;
+ * create_payment gives it one, its payment date and whether it may be exported. An export marks it exported
+ * (user, timestamp, export) exactly once; Reset Export clears that.
+ */
+export const scholarshipPayments = pgTable(
+  'scholarship_payments',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    number: varchar('number', { length: 40 }).unique(),
+    contract_id: integer('contract_id')
+      .notNull()
+      .references(() => contracts.id),
+    scholarship_payment_type_id: integer('scholarship_payment_type_id')
+      .notNull()
+      .references(() => scholarshipPaymentTypes.id),
+    period: varchar('period', { length: 40 }),
+    amount: moneyColumn('amount').notNull(),
+    description: varchar('description', { length: 500 }),
+    planned_date: date('planned_date').notNull(),
+    payment_date: date('payment_date'),
+    comments: text('comments'),
+    university_id: integer('university_id').references(() => universities.id),
+    linked_invoice_id: integer('linked_invoice_id').references(() => invoices.id),
+    /** What planning made the row from (`M12`, `A2026-09`, `U345`): planning twice plans nothing new. */
+    plan_key: varchar('plan_key', { length: 40 }),
+    payment_allowed: boolean('payment_allowed').notNull().default(false),
+    exported_timestamp: timestamptz('exported_timestamp'),
+    exported_userid: integer('exported_userid').references(() => users.id),
+    export_id: integer('export_id').references(() => scholarshipPaymentExports.id),
+    creation_timestamp: timestamptz('creation_timestamp').notNull().defaultNow(),
+    creation_user: integer('creation_user').references(() => users.id),
+    ...editAudit(),
+  },
+  (t) => [
+    check('scholarship_payments_numbered_check', sql`${t.number} is null or ${t.payment_date} is not null`),
+    check('scholarship_payments_exported_check', sql`${t.exported_timestamp} is null or ${t.number} is not null`),
+    check('scholarship_payments_university_fee_check', sql`${t.scholarship_payment_type_id} <> 2 or ${t.linked_invoice_id} is not null`),
+    uniqueIndex('scholarship_payments_plan_key_unique').on(t.contract_id, t.plan_key).where(sql`${t.plan_key} is not null`),
+    index('scholarship_payments_contract_idx').on(t.contract_id, t.id),
+    index('scholarship_payments_number_idx').on(t.number, t.id).where(sql`${t.number} is not null`),
+    index('scholarship_payments_planned_idx').on(t.planned_date, t.id).where(sql`${t.number} is null`),
+    index('scholarship_payments_ready_idx').on(t.id).where(sql`${t.number} is not null and ${t.payment_allowed} and ${t.exported_timestamp} is null`),
+    index('scholarship_payments_exported_idx').on(t.exported_timestamp, t.id),
+    index('scholarship_payments_type_idx').on(t.scholarship_payment_type_id, t.id),
+    index('scholarship_payments_edit_idx').on(t.edit_timestamp, t.id),
+  ],
+);
