@@ -24,6 +24,7 @@ function run(id: number, dryRun: boolean, rows: { id: number; reference: string;
       created_timestamp: SEEN,
       finished_timestamp: LATER,
       source_run_id: null,
+      totals: [],
       rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
     },
   };

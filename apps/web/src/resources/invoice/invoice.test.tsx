@@ -139,7 +139,7 @@ describe('invoice overviews (spec §2)', () => {
     const api = invoiceApi({
       'GET /invoices': page([numbered]),
       'POST /invoices/batch/send_email': { status: 202, body: { run_id: 7 } },
-      'GET /batch_runs/7': { body: { id: 7, action: 'send_email', label: 'Send Email Reminder', status: 'finished', dry_run: true, total: 1, done: 1, failed: 0, rows: [], amount_total: null } },
+      'GET /batch_runs/7': { body: { id: 7, action: 'send_email', label: 'Send Email Reminder', status: 'finished', dry_run: true, total: 1, done: 1, failed: 0, rows: [], amount_total: null, totals: [] } },
     });
     const { user } = renderApp('/invoices/numbered', api);
     await screen.findByText('1-1 of 1');
