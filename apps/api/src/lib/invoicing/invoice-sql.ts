@@ -1,0 +1,71 @@
+import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { contracts, invoices, students } from '@app/db';
+import { likePattern } from '../crud/crud-service.js';
+import { nameMatches } from '../search.js';
+
+/**
+ * The SQL of an invoice row that more than one place needs: its money (DESIGN §11, computed from the documents,
+ * never stored), its quick filter and the conditions of the invoice advanced filter (spec §2). The invoice
+ * overview filters with them, the contract filter's invoice fields ask whether one of the contract's invoices
+ * meets them (issue 18 point 1), and the invoice choice lists take them as parameters: one definition each.
+ * They read the `invoices` table by its own name, so they work in any query over it (not over an alias).
+ */
+const i = invoices;
+
+/** The credit notes of an invoice (served by invoices_linked_idx). */
+export const credited = sql`(select coalesce(sum(cn.amount), 0) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
+/** Invoice payments come with issue 14: until then nothing is paid. */
+export const paid = sql`0::numeric`;
+/** What was invoiced: the amount less its credit notes (a credit note is its own amount). */
+export const invoiced = sql`(case when ${i.is_creditnote} then ${i.amount} else ${i.amount} - ${credited} end)`;
+/** What is still open: invoiced less paid. */
+export const open = sql`(${invoiced} - ${paid})`;
+/** An open invoice: numbered, not a credit note, something still to be paid. */
+export const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open} > 0`)!;
+
+/** The invoices of the contracts that meet a condition on the contracts table. */
+const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
+
+/** The quick filter of invoices: number, reference, the contract's application number or its student's name. */
+export function invoiceSearch(term: string): SQL | undefined {
+  return or(
+    ilike(i.number, likePattern(term)),
+    ilike(i.document_reference, likePattern(term)),
+    inArray(
+      i.contract_id,
+      sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
+    ),
+  );
+}
+
+/** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */
+export const invoiceOwnFilters = {
+  planned: (v: unknown) => (v === 'true' ? and(isNull(i.number), not(i.is_creditnote)) : or(isNotNull(i.number), i.is_creditnote)),
+  numbered: (v: unknown) => (v === 'true' ? and(isNotNull(i.number), not(i.is_creditnote)) : or(isNull(i.number), i.is_creditnote)),
+  creditnote: (v: unknown) => eq(i.is_creditnote, v === 'true'),
+  contract_id: (v: unknown) => eq(i.contract_id, Number(v)),
+  document_type_id: (v: unknown) => eq(i.document_type_id, Number(v)),
+  email_sent: (v: unknown) => (v === 'true' ? isNotNull(i.email_timestamp) : isNull(i.email_timestamp)),
+  open: (v: unknown) => (v === 'true' ? isOpen : not(isOpen)),
+  pro_forma: (v: unknown) => eq(i.pro_forma, v === 'true'),
+  planned_before: (v: unknown) => sql`${i.planned_date} < ${String(v)}`,
+  expired_after: (v: unknown) => sql`${i.expiration_date} > ${String(v)}`,
+} satisfies Record<string, (value: unknown) => SQL | undefined>;
+
+/** Every field of the invoice advanced filter (spec §2): the invoice's own, and the contract's through subqueries. */
+export const invoiceFilters = {
+  ...invoiceOwnFilters,
+  student_id: (v: unknown) => byContract(eq(contracts.student_id, Number(v))),
+  intake: (v: unknown) => byContract(eq(contracts.intake, Number(v))),
+  application_round: (v: unknown) => byContract(eq(contracts.application_round, Number(v))),
+  contract_status_id: (v: unknown) => byContract(eq(contracts.contract_status_id, Number(v))),
+  instalments: (v: unknown) => byContract(eq(contracts.instalments, v === 'true')),
+  program_id: (v: unknown) => byContract(eq(contracts.program_id, Number(v))),
+} satisfies Record<string, (value: unknown) => SQL | undefined>;
+
+export type InvoiceFilterField = keyof typeof invoiceFilters;
+
+/** The invoice filter's conditions for the given values (fields without a value left out), all of them to hold. */
+export function invoiceConditions(values: Partial<Record<InvoiceFilterField, unknown>>): SQL | undefined {
+  return and(...Object.entries(values).flatMap(([field, v]) => (v === undefined || v === null ? [] : [invoiceFilters[field as InvoiceFilterField](v)])));
+}
