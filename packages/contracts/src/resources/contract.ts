@@ -4,6 +4,7 @@ import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { planInvoices, switchToSemesterPayment } from './invoice-planning.js';
+import { InvoiceFilterSchema } from './invoice.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -112,6 +113,20 @@ export const ContractUpdateSchema = z
 
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 
+/**
+ * The contract filter's invoice fields (spec §2, issue 18 point 1): a contract matches when one of its invoices
+ * meets all of those given, each with its meaning on the invoice overview (decision 020).
+ */
+export const CONTRACT_INVOICE_FILTER = InvoiceFilterSchema.pick({
+  document_type_id: true,
+  email_sent: true,
+  open: true,
+  pro_forma: true,
+  planned_before: true,
+  expired_after: true,
+});
+export const CONTRACT_INVOICE_FILTER_FIELDS = Object.keys(CONTRACT_INVOICE_FILTER.shape) as (keyof typeof CONTRACT_INVOICE_FILTER.shape)[];
+
 export const ContractFilterSchema = z.object({
   contract_id: whole('contract_id').optional(),
   student_id: whole('student_id').optional(),
@@ -122,6 +137,7 @@ export const ContractFilterSchema = z.object({
   scholarship_id: whole('scholarship_id').optional(),
   instalments: flag('instalments'),
   active: flag('active'),
+  ...CONTRACT_INVOICE_FILTER.shape,
 });
 
 export const ContractStatusChangeSchema = z.object({

@@ -94,8 +94,11 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    * contract): like the table's own NOT NULL columns, a list sorted by them is paged by keyset (`links.next`).
    */
   neverNull?: readonly string[];
-  /** One condition builder per advanced filter field of the descriptor. */
-  filters?: Record<string, (value: unknown) => SQL | undefined>;
+  /**
+   * One condition builder per advanced filter field of the descriptor. It also gets every filter value given, for
+   * fields that hold together (one EXISTS for several fields of another table); the others then answer nothing.
+   */
+  filters?: Record<string, (value: unknown, all: Readonly<Record<string, unknown>>) => SQL | undefined>;
   /** Unique constraint name → the field it guards and its label, named by the 409. */
   unique?: Record<string, { field: string; label: string }>;
   /** The student and contract an event about this row concerns (shown in the event log). */
@@ -256,7 +259,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
     const conditions: (SQL | undefined)[] = [];
     if (query.search) conditions.push(config.search(query.search));
-    for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value));
+    for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value, query.filters));
     return and(...conditions);
   }
 
