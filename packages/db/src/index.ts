@@ -5,3 +5,4 @@ export * from './embedded.js';
 export * from './backup.js';
 export * from './seed/countries.js';
 export * from './seed/demo.js';
+export * from './seed/scale-invoices.js';

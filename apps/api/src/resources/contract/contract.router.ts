@@ -88,6 +88,8 @@ export function contractModule(ctx: AppContext): ResourceModule {
       active: (v) => eq(c.active, v === 'true'),
       ...invoiceFieldFilters,
     },
+    // A contract with (say) an open invoice is a probe of its invoices per contract: counted by estimate when many.
+    estimatedFilters: CONTRACT_INVOICE_FILTER_FIELDS,
     unique: { contracts_application_number_unique: { field: 'application_number', label: 'Application Number' } },
     eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.id) }),
     hooks: {

@@ -65,6 +65,8 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     search: invoiceSearch,
     // One definition of each filter field (lib/invoicing/invoice-sql.ts): the contract filter's invoice fields reuse them.
     filters: invoiceFilters,
+    // "Open" computes each invoice's credit notes and payments: counted by estimate when it finds many.
+    estimatedFilters: ['open'],
     unique: { invoices_number_unique: { field: 'number', label: 'Invoice Number' } },
     eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.contract_id) }),
     hooks: {
