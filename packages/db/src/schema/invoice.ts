@@ -66,6 +66,9 @@ export const invoices = pgTable(
     index('invoices_linked_idx').on(t.linked_invoice_id).where(sql`${t.linked_invoice_id} is not null`),
     // The views' default sorts and filters (spec §2), each with the id that breaks ties.
     index('invoices_number_idx').on(t.is_creditnote, t.number, t.id).where(sql`${t.number} is not null`),
+    // The credit-note view's default sort and count (issue 13 point 11): `is_creditnote` alone does not imply
+    // the `number is not null` of invoices_number_idx, so that one cannot serve it.
+    index('invoices_creditnote_number_idx').on(t.number, t.id).where(sql`${t.is_creditnote}`),
     index('invoices_planned_reference_idx').on(t.document_reference, t.id).where(sql`${t.number} is null`),
     index('invoices_planned_date_idx').on(t.planned_date, t.id),
     index('invoices_expiration_idx').on(t.expiration_date, t.id),

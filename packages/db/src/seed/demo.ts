@@ -112,7 +112,7 @@ export async function seedScale(db: Database, n: number): Promise<{ students: nu
     // Dropped and created again in this transaction, so nobody ever sees the tables without them.
     const gin = await tx.execute<{ indexname: string; indexdef: string }>(sql`
       select indexname, indexdef from pg_indexes
-      where schemaname = current_schema() and tablename in ('students', 'contracts') and indexdef like '% USING gin %'`);
+      where schemaname = current_schema() and tablename in ('students', 'contracts', 'invoices') and indexdef like '% USING gin %'`);
     for (const { indexname } of gin.rows) await tx.execute(sql`drop index ${sql.identifier(indexname)}`);
     await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
     await tx.execute(sql`insert into programs (name, shortname) values ('Scale Program', 'SCALE') on conflict (shortname) do nothing`);

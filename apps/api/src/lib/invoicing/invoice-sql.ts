@@ -26,16 +26,18 @@ export const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open}
 /** The invoices of the contracts that meet a condition on the contracts table. */
 const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
 
-/** The quick filter of invoices: number, reference, the contract's application number or its student's name. */
+/**
+ * The quick filter of invoices: number, reference, the contract's application number or its student's name. A
+ * union of index searches (trigram indexes on number and reference, the contract's invoices by
+ * invoices_contract_idx): an OR across them scanned all million invoices (2–3.6 s for one number).
+ */
 export function invoiceSearch(term: string): SQL | undefined {
-  return or(
-    ilike(i.number, likePattern(term)),
-    ilike(i.document_reference, likePattern(term)),
-    inArray(
-      i.contract_id,
-      sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
-    ),
-  );
+  const pattern = likePattern(term);
+  const contractsFound = sql`select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, pattern)}
+    union select ${contracts.id} from ${contracts} where ${contracts.student_id} = any(array(select ${students.id} from ${students} where ${nameMatches(term)}))`;
+  return sql`${i.id} in (select ${i.id} from ${i} where ${ilike(i.number, pattern)}
+    union select ${i.id} from ${i} where ${ilike(i.document_reference, pattern)}
+    union select ${i.id} from ${i} where ${i.contract_id} = any(array(${contractsFound})))`;
 }
 
 /** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */
