@@ -27,17 +27,17 @@ export const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open}
 const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
 
 /**
- * The quick filter of invoices: number, reference, the contract's application number or its student's name. A
- * union of index searches (trigram indexes on number and reference, the contract's invoices by
- * invoices_contract_idx): an OR across them scanned all million invoices (2–3.6 s for one number).
+ * The quick filter of invoices: number, reference, the contract's application number or its student's name. Each
+ * arm is an index search PostgreSQL combines in one bitmap (BitmapOr): the number and the reference through their
+ * trigram indexes, the contracts found (by application number, by student name) as an array probed on
+ * invoices_contract_idx. An OR with an `IN (subquery)` arm cannot be a bitmap: it read all million invoices
+ * (2.2–3.6 s for one number); a union of ids fetched each found invoice again (0.6 s for a common name).
  */
 export function invoiceSearch(term: string): SQL | undefined {
   const pattern = likePattern(term);
   const contractsFound = sql`select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, pattern)}
     union select ${contracts.id} from ${contracts} where ${contracts.student_id} = any(array(select ${students.id} from ${students} where ${nameMatches(term)}))`;
-  return sql`${i.id} in (select ${i.id} from ${i} where ${ilike(i.number, pattern)}
-    union select ${i.id} from ${i} where ${ilike(i.document_reference, pattern)}
-    union select ${i.id} from ${i} where ${i.contract_id} = any(array(${contractsFound})))`;
+  return or(ilike(i.number, pattern), ilike(i.document_reference, pattern), sql`${i.contract_id} = any(array(${contractsFound}))`);
 }
 
 /** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */

@@ -60,4 +60,13 @@ describe('contracts filtered by an invoice field, counted', () => {
     ).rows;
     expect(exact.total).toBe(counted!.n);
   });
+
+  it('an invoice view with many rows is counted by estimate, like an unfiltered big list; exact on request', async () => {
+    const [exact] = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from invoices where number is not null and not is_creditnote`)).rows;
+    expect(exact!.n).toBeGreaterThan(ESTIMATE_FROM_ROWS);
+    const estimated = (await list('/invoices?numbered=true')).links.pagination;
+    expect(estimated.estimated).toBe(true);
+    expect(Math.abs(estimated.total - exact!.n) / exact!.n).toBeLessThan(0.1);
+    expect((await list('/invoices?numbered=true&count=exact')).links.pagination).toEqual(expect.objectContaining({ total: exact!.n }));
+  });
 });
