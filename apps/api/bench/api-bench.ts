@@ -276,11 +276,12 @@ const busiest = (
     'select intake, contract_status_id as status from contracts group by 1, 2 order by count(*) desc, 1 desc limit 1',
   )
 ).rows[0]!;
-// Dates inside the invoices' range: the median planned date of the planned ones, a deadline a month ago.
+// Dates inside the invoices' range: the median planned date of the planned ones, the deadline that a tenth of
+// the numbered invoices are due after.
 const { plannedBefore, expiredAfter } = (
   await handle.pool.query<{ plannedBefore: string; expiredAfter: string }>(
     `select coalesce((select percentile_disc(0.5) within group (order by planned_date) from invoices where number is null)::text, '2026-01-01') as "plannedBefore",
-       (current_date - 30)::text as "expiredAfter"`,
+       coalesce((select percentile_disc(0.9) within group (order by expiration_date) from invoices where number is not null)::text, '2026-01-01') as "expiredAfter"`,
   )
 ).rows[0]!;
 const listCases: [string, string][] = [
