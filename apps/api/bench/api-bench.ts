@@ -351,10 +351,11 @@ for (const [label, url, deep] of [
   const join = url.includes('?') ? '&' : '?';
   const res = await fetch(`${base}${API}${url}${join}page=${deep - 1}`, { headers: { authorization } });
   const { next } = ((await res.json()) as { links: { next?: string } }).links;
-  if (!next) throw new Error(`${url} page ${deep - 1} links no next page`);
+  // A list whose sort column may be empty (a planned invoice's reference) has no keyset: pages by number only.
+  const byNumber = `by its number (skips ${((deep - 1) * 50).toLocaleString('en')} rows)${next ? '' : ', no keyset for this sort'}`;
   const cases: [string, string, string][] = [
-    [`${label}: page ${deep}`, `${url}${join}page=${deep}&cursor=${next}`, `Next page from ${deep - 1}`],
-    [`${label}: page ${deep} by number`, `${url}${join}page=${deep}`, `by its number (skips ${((deep - 1) * 50).toLocaleString('en')} rows)`],
+    ...(next ? [[`${label}: page ${deep}`, `${url}${join}page=${deep}&cursor=${next}`, `Next page from ${deep - 1}`] as [string, string, string]] : []),
+    [`${label}: page ${deep} by number`, `${url}${join}page=${deep}`, byNumber],
   ];
   for (const [key, deepUrl, how] of cases) {
     const measuredDeep = await measure(key, deepUrl);
@@ -364,8 +365,8 @@ for (const [label, url, deep] of [
       figure: pair(measuredDeep.api),
       sql: pair(measuredDeep.sql),
       ratio: `${ratio.toFixed(2)} × page 1`,
-      goal: how.startsWith('Next') ? '≤ 2 × page 1' : '(for reference)',
-      ...(how.startsWith('Next') ? { met: ratio <= 2 } : {}),
+      goal: how.startsWith('Next') || !next ? '≤ 2 × page 1' : '(for reference)',
+      ...(how.startsWith('Next') || !next ? { met: ratio <= 2 } : {}),
     });
   }
 }
