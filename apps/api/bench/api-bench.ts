@@ -389,6 +389,12 @@ const plain = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toL
 const firstName = (await handle.pool.query<{ name: string }>(`select first_name as name from students where first_name ~ '[^a-zA-Z -]' order by md5(first_name) limit 1`)).rows[0]?.name;
 const application = (await handle.pool.query<{ n: string }>('select application_number as n from contracts order by md5(id::text) limit 1')).rows[0]?.n;
 const invoiceNumber = (await handle.pool.query<{ n: string }>('select number as n from invoices where number is not null and not is_creditnote order by md5(id::text) limit 1')).rows[0]?.n;
+// An application number of a contract that has planned invoices (only the latest intake has them).
+const plannedFor = (
+  await handle.pool.query<{ n: string }>(
+    'select c.application_number as n from contracts c where exists (select 1 from invoices i where i.contract_id = c.id and i.number is null) order by md5(c.id::text) limit 1',
+  )
+).rows[0]?.n;
 const term = (resource: string, text: string): [string, string] => [`${resource} "${text}"`, `/${resource}?search=${encodeURIComponent(text)}`];
 const searches: [string, string][] = [
   ...lastNames.map((name) => term('students', typed(name))),
@@ -399,7 +405,7 @@ const searches: [string, string][] = [
   // The invoice views' quick filter: a number as typed (its first digits), a student's name, an application number.
   ...(invoiceNumber ? [[`numbered invoices "${invoiceNumber.slice(0, -2)}"`, `/invoices?numbered=true&sort=number|asc&search=${invoiceNumber.slice(0, -2)}`] as [string, string]] : []),
   ...(lastNames[3] ? [[`numbered invoices "${typed(lastNames[3])}"`, `/invoices?numbered=true&sort=number|asc&search=${encodeURIComponent(typed(lastNames[3]))}`] as [string, string]] : []),
-  ...(application ? [[`planned invoices "${application}"`, `/invoices?planned=true&sort=document_reference|asc&search=${application}`] as [string, string]] : []),
+  ...(plannedFor ? [[`planned invoices "${plannedFor}"`, `/invoices?planned=true&sort=document_reference|asc&search=${plannedFor}`] as [string, string]] : []),
 ];
 if (lastNames.length < 5) failures.push(`only ${lastNames.length} accented last names in the data`);
 for (const [label, url] of searches) {
