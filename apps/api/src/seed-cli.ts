@@ -35,7 +35,7 @@ try {
   if (scale > 0) {
     const started = performance.now();
     const made = await seedScale(handle.db, scale);
-    console.log(`Scale data: ${made.students} students with contracts in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    console.log(`Scale data: ${made.students} students with contracts and ${made.invoices} invoices in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   }
 } finally {
   await handle.close();

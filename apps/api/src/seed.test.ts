@@ -38,7 +38,7 @@ describe('seed data', () => {
 
   it('scale data: N students each with a contract, which is their active one', async () => {
     const made = await seedScale(t.db, 2000);
-    expect(made).toEqual({ students: 2000, contracts: 2000 });
+    expect(made).toEqual({ students: 2000, contracts: 2000, invoices: expect.any(Number) as number });
     const n = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contracts c join students s on s.id = c.student_id where s.email_address like 'scale%'`)).rows[0]!.n;
     expect(n).toBe(2000);
     const active = await t.db.execute<{ n: number }>(
@@ -63,5 +63,59 @@ describe('seed data', () => {
     for (const y of years) expect([y.n, y.max]).toEqual([y.last, y.last]);
     await seedScale(t.db, 10);
     expect((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from scholarship_payments`)).rows[0]!.n).toBe(8040);
+  });
+
+  it('scale data: about ten invoices per contract, planned, numbered and credit notes, numbers gapless per year', async () => {
+    const [before] = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from invoices`)).rows;
+    const made = await seedScale(t.db, 300);
+    const counts = (
+      await t.db.execute<{ invoices: number; planned: number; numbered: number; credit_notes: number; contracts: number; without: number }>(sql`
+        select count(*)::int as invoices,
+          count(*) filter (where number is null and not is_creditnote)::int as planned,
+          count(*) filter (where number is not null and not is_creditnote)::int as numbered,
+          count(*) filter (where is_creditnote)::int as credit_notes,
+          count(distinct contract_id)::int as contracts,
+          (select count(*)::int from contracts c where c.application_id like 'SCALE-%' and not exists (select 1 from invoices i where i.contract_id = c.id)) as without
+        from invoices`)
+    ).rows[0]!;
+    expect(made.invoices).toBe(counts.invoices - before!.n);
+    // Nine invoices per contract and a credit note on every second and every fifth: 9.7 on average.
+    expect(counts.invoices / counts.contracts).toBeGreaterThanOrEqual(9.5);
+    expect(counts.invoices / counts.contracts).toBeLessThanOrEqual(10.5);
+    expect(counts.without).toBe(0);
+    expect(counts.planned).toBeGreaterThan(0);
+    expect(counts.numbered).toBeGreaterThan(counts.planned);
+    expect(counts.credit_notes).toBeGreaterThan(0);
+    // Gapless per year: the numbers of each year are 1..count, and the year's counter stands at the last one.
+    const years = (
+      await t.db.execute<{ year: number; n: number; first: number; last: number; distinct_values: number; counter: number }>(sql`
+        select y.*, dc.last_value as counter from (
+          select split_part(number, '-', 1)::int as year, count(*)::int as n, min(split_part(number, '-', 2)::int) as first,
+            max(split_part(number, '-', 2)::int) as last, count(distinct split_part(number, '-', 2)::int)::int as distinct_values
+          from invoices where number is not null and not is_creditnote group by 1) y
+        left join document_counters dc on dc.kind = 'invoice' and dc.year = y.year
+        order by y.year`)
+    ).rows;
+    expect(years.length).toBeGreaterThan(1);
+    for (const y of years) expect(y, String(y.year)).toEqual({ ...y, first: 1, last: y.n, distinct_values: y.n, counter: y.n });
+    // A numbered invoice has its date and deadline; a credit note is `CN-` + its invoice's number, of the mapped type, and never more than the invoice.
+    const wrong = (
+      await t.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from invoices cn join invoices i on i.id = cn.linked_invoice_id
+        where cn.is_creditnote and (cn.number <> 'CN-' || i.number or cn.document_type_id <> i.document_type_id + 1 or cn.amount > i.amount or cn.contract_id <> i.contract_id)`)
+    ).rows[0]!.n;
+    expect(wrong).toBe(0);
+    const undated = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from invoices where number is not null and (invoice_date is null or expiration_date is null)`)).rows[0]!.n;
+    expect(undated).toBe(0);
+    // Money is NUMERIC to the cent: the sums are exact.
+    const [sums] = (await t.db.execute<{ scale: number }>(sql`select max(scale(amount))::int as scale from invoices`)).rows;
+    expect(sums!.scale).toBe(2);
+    // A second scale run continues the numbers of each year where the first left them.
+    await seedScale(t.db, 50);
+    const after = (await t.db.execute<{ gaps: number }>(sql`
+      select count(*)::int as gaps from (
+        select split_part(number, '-', 1) as year, count(*) as n, max(split_part(number, '-', 2)::int) as last
+        from invoices where number is not null and not is_creditnote group by 1) y where n <> last`)).rows[0]!.gaps;
+    expect(after).toBe(0);
   });
 });

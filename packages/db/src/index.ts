@@ -6,3 +6,4 @@ export * from './backup.js';
 export * from './seed/countries.js';
 export * from './seed/demo.js';
 export * from './seed/scale-payments.js';
+export * from './seed/scale-invoices.js';

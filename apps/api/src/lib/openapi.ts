@@ -9,6 +9,7 @@ import {
   BatchRunSchema,
   BatchStartedSchema,
   CHOICE_LISTS,
+  InvoiceChoiceParamsSchema,
   EmailConfigSchema,
   DreamApplyConfigSchema,
   DreamApplyConfigUpdateSchema,
@@ -149,20 +150,52 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
   return ops;
 }
 
+/** The optional parameters of spec §7 a choice list takes (decision 020): the invoice lists' are invoice filter fields. */
+const CHOICE_PARAMS: Partial<Record<string, readonly { name: string; schema: Record<string, unknown> }[]>> = Object.fromEntries(
+  (['invoices', 'invoices_credit_notes'] as const).map((name) => [
+    name,
+    [
+      ...Object.keys(InvoiceChoiceParamsSchema.shape).map((field) => ({
+        name: field,
+        schema: field.endsWith('_id') ? { type: 'integer', minimum: 1 } : { type: 'string', enum: ['true', 'false'] },
+      })),
+      { name: 'search', schema: { type: 'string', maxLength: 100 } },
+      { name: 'id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+    ],
+  ]),
+);
+const choiceParameters = (name: string) => (CHOICE_PARAMS[name] ?? []).map((p) => ({ ...p, in: 'query' as const }));
+
 const choiceOperations: Record<string, Operation> = Object.fromEntries(
   CHOICE_LISTS.flatMap((name) => [
-    [`GET /${name}/choice`, { summary: `Choice list ${name}`, responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) } }],
-    [`GET /${name}/choice_checksum`, { summary: `Checksum of ${name}`, responses: { 200: jsonResponse('{checksum}', z.object({ checksum: z.string() })) } }],
+    [
+      `GET /${name}/choice`,
+      {
+        summary: CHOICE_PARAMS[name] ? `Choice list ${name}: its first ${SEARCHED_CHOICE_LIMIT} matches of the parameters` : `Choice list ${name}`,
+        ...(CHOICE_PARAMS[name] && { parameters: choiceParameters(name) }),
+        responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) },
+      },
+    ],
+    [
+      `GET /${name}/choice_checksum`,
+      {
+        summary: `Checksum of ${name}`,
+        ...(CHOICE_PARAMS[name] && { parameters: choiceParameters(name) }),
+        responses: { 200: jsonResponse('{checksum}', z.object({ checksum: z.string() })) },
+      },
+    ],
     ...(isSearchedChoiceList(name)
       ? [
           [
             `GET /${name}/choice/search`,
             {
               summary: `Search ${name}: at most ${SEARCHED_CHOICE_LIMIT} choices matching the text, plus the one with id`,
-              parameters: [
-                { name: 'search', in: 'query', schema: { type: 'string', maxLength: 100 } },
-                { name: 'id', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-              ],
+              parameters: CHOICE_PARAMS[name]
+                ? choiceParameters(name)
+                : [
+                    { name: 'search', in: 'query', schema: { type: 'string', maxLength: 100 } },
+                    { name: 'id', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+                  ],
               responses: { 200: jsonResponse('[{id, name}]', z.array(ChoiceSchema)) },
             },
           ] as const,

@@ -19,7 +19,7 @@ import { contractChoices, contractModule } from './contract/contract.router.js';
 import { contractFileModule } from './contract-file/contract-file.router.js';
 import { outboxModule } from './outbox/outbox.router.js';
 import { invoiceChoices, invoiceModule } from './invoice/invoice.router.js';
-import { invoicePaymentChoices, invoicePaymentModule } from './invoice-payment/invoice-payment.router.js';
+import { invoicePaymentModule } from './invoice-payment/invoice-payment.router.js';
 import { scholarshipPaymentChoices, scholarshipPaymentModule } from './scholarship-payment/scholarship-payment.router.js';
 
 /** Every choice list of the API; the type makes a declared list without a source a compile error. */
@@ -37,7 +37,6 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
     students: studentChoices(ctx),
     ...contractChoices(ctx),
     ...invoiceChoices(ctx),
-    ...invoicePaymentChoices(ctx),
     ...scholarshipPaymentChoices(ctx),
   };
 }

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { QueryValue } from './api-client';
 
 /**
  * Every TanStack Query key of the web, so invalidation never guesses. A resource's lists and details share the
@@ -18,7 +19,8 @@ export const queryKeys = {
   choices: (name: string, params: Record<string, unknown> | undefined, checksum: string) =>
     ['choices', name, 'list', params ?? {}, checksum] as const,
   /** A list searched on the server: the matches of a text, and the choice a form holds. */
-  choiceSearch: (name: string, term: string, held: number | undefined) => ['choices', name, 'search', term, held ?? null] as const,
+  choiceSearch: (name: string, term: string, held: number | undefined, params?: Record<string, QueryValue>) =>
+    ['choices', name, 'search', term, held ?? null, params ?? {}] as const,
   /** `GET /config`: the version and the template list of the Configuration screen. */
   config: ['config'] as const,
 };

@@ -30,6 +30,7 @@ export const CHOICE_LISTS = [
   'document_types_invoices',
   'document_types_creditnotes',
   'invoices',
+  'invoices_credit_notes',
   'scholarship_payment_types',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
@@ -38,8 +39,10 @@ export type ChoiceListName = (typeof CHOICE_LISTS)[number];
  * The lists too long to send whole to a form (a row per student, per contract): they are also searched on the
  * server, `GET /{name}/choice/search?search=…&id=…` answering at most `SEARCHED_CHOICE_LIMIT` matches (and the
  * choice with `id`, so a form can name the value it holds). Issue 11: 100k options were megabytes per form.
+ * The invoice lists (a million rows) also take the optional parameters of spec §7 on `GET /{name}/choice/`
+ * (`contract_id`, …: `InvoiceChoiceParamsSchema`) and answer their first matches there too (decision 020).
  */
-export const SEARCHED_CHOICE_LISTS = ['students', 'contracts', 'invoices'] as const satisfies readonly ChoiceListName[];
+export const SEARCHED_CHOICE_LISTS = ['students', 'contracts', 'invoices', 'invoices_credit_notes'] as const satisfies readonly ChoiceListName[];
 export type SearchedChoiceListName = (typeof SEARCHED_CHOICE_LISTS)[number];
 export const SEARCHED_CHOICE_LIMIT = 50;
 

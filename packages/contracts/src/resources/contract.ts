@@ -7,6 +7,7 @@ import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSem
 import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
 import { contractFinanceActions } from './contract-finance.js';
 import { planScholarshipPayments } from './scholarship-payment.js';
+import { InvoiceFilterSchema } from './invoice.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -115,6 +116,20 @@ export const ContractUpdateSchema = z
 
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 
+/**
+ * The contract filter's invoice fields (spec §2, issue 18 point 1): a contract matches when one of its invoices
+ * meets all of those given, each with its meaning on the invoice overview (decision 020).
+ */
+export const CONTRACT_INVOICE_FILTER = InvoiceFilterSchema.pick({
+  document_type_id: true,
+  email_sent: true,
+  open: true,
+  pro_forma: true,
+  planned_before: true,
+  expired_after: true,
+});
+export const CONTRACT_INVOICE_FILTER_FIELDS = Object.keys(CONTRACT_INVOICE_FILTER.shape) as (keyof typeof CONTRACT_INVOICE_FILTER.shape)[];
+
 export const ContractFilterSchema = z.object({
   contract_id: whole('contract_id').optional(),
   student_id: whole('student_id').optional(),
@@ -125,6 +140,7 @@ export const ContractFilterSchema = z.object({
   scholarship_id: whole('scholarship_id').optional(),
   instalments: flag('instalments'),
   active: flag('active'),
+  ...CONTRACT_INVOICE_FILTER.shape,
 });
 
 export const ContractStatusChangeSchema = z.object({

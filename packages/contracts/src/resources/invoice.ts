@@ -139,6 +139,13 @@ export const InvoiceFilterSchema = z.object({
   expired_after: isoDate('expired_after').optional(),
 });
 
+/**
+ * The optional parameters of the choice lists `invoices` and `invoices_credit_notes` (spec §7 "GET {x}/choice/
+ * with optional params", issue 18 point 2): fields of the invoice filter, with the same meaning.
+ */
+export const InvoiceChoiceParamsSchema = InvoiceFilterSchema.pick({ contract_id: true, student_id: true, document_type_id: true, open: true, pro_forma: true });
+export type InvoiceChoiceParams = z.infer<typeof InvoiceChoiceParamsSchema>;
+
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
 /** DESIGN §11: what a numbered invoice keeps for good (corrections go through credit notes). */

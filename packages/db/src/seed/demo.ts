@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../client.js';
+import { seedScaleInvoices } from './scale-invoices.js';
 import { seedScalePayments } from './scale-payments.js';
 
 /**
@@ -103,14 +104,16 @@ export async function seedDemo(db: Database): Promise<{ students: number; contra
 /**
  * N students, each with a contract (their active one), for benchmarks: set-based inserts, so 100 000 take seconds, not minutes.
  * IBANs are valid (a fixed test IBAN); names vary over a pool of first and last names with diacritics.
+ * Each new contract gets ≈ 10 invoices: planned, numbered and credit notes (seedScaleInvoices).
  */
-export async function seedScale(db: Database, n: number): Promise<{ students: number; contracts: number }> {
+export async function seedScale(db: Database, n: number): Promise<{ students: number; contracts: number; invoices: number }> {
   return db.transaction(async (tx) => {
+    const before = (await tx.execute<{ id: number }>(sql`select coalesce(max(id), 0)::int as id from contracts`)).rows[0]?.id ?? 0;
     // Trigram (GIN) indexes are built once after the rows are in, not kept up row by row (100k: 25.9 s → 20.1 s).
     // Dropped and created again in this transaction, so nobody ever sees the tables without them.
     const gin = await tx.execute<{ indexname: string; indexdef: string }>(sql`
       select indexname, indexdef from pg_indexes
-      where schemaname = current_schema() and tablename in ('students', 'contracts') and indexdef like '% USING gin %'`);
+      where schemaname = current_schema() and tablename in ('students', 'contracts', 'invoices') and indexdef like '% USING gin %'`);
     for (const { indexname } of gin.rows) await tx.execute(sql`drop index ${sql.identifier(indexname)}`);
     await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
     await tx.execute(sql`insert into programs (name, shortname) values ('Scale Program', 'SCALE') on conflict (shortname) do nothing`);
@@ -150,12 +153,13 @@ export async function seedScale(db: Database, n: number): Promise<{ students: nu
       update students s set active_contract_id = c.id
       from contracts c
       where c.student_id = s.id and s.active_contract_id is null and c.application_id like 'SCALE-%'`);
-    // Issue 14 point 6: the payments of the numbered invoices (none yet where the scale data has no invoices).
+    const invoices = await seedScaleInvoices(tx, before);
+    // Issue 14 point 6: the payments of the numbered invoices.
     await seedScalePayments(tx);
     for (const { indexdef } of gin.rows) await tx.execute(sql.raw(indexdef));
     await seedScaleScholarshipPayments(tx);
-    await tx.execute(sql`analyze students; analyze contracts; analyze invoice_payments; analyze scholarship_payments`);
-    return { students: made, contracts: made };
+    await tx.execute(sql`analyze students; analyze contracts; analyze invoices; analyze document_counters; analyze invoice_payments; analyze scholarship_payments`);
+    return { students: made, contracts: made, invoices: invoices.invoices };
   });
 }
 

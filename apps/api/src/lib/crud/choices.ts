@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
@@ -12,7 +13,13 @@ export interface ChoiceSource {
   /** Changes whenever any id or label of the list changes. */
   checksum(): Promise<string>;
   /** The first `limit` choices matching the text (by label), and the one with `id` (a searched list). */
-  search?(term: string | undefined, id: number | undefined, limit: number): Promise<Choice[]>;
+  search?(term: string | undefined, id: number | undefined, limit: number, params?: Record<string, unknown>): Promise<Choice[]>;
+  /**
+   * The optional parameters of spec §7 ("GET {x}/choice/ with optional params") a searched list takes besides
+   * `search` and `id`. A list with them answers `/choice` and `/choice_checksum` from its search too: its first
+   * matches, never the whole table (the invoices: a million rows).
+   */
+  params?: z.ZodObject;
 }
 
 /** The query of `GET /{name}/choice/search`. */
@@ -82,6 +89,10 @@ export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Rou
   const router = Router();
   for (const name of CHOICE_LISTS) {
     const source = sources[name];
+    if (source.params) {
+      parametrisedRoutes(router, name, source, source.params);
+      continue;
+    }
     // The checksum is the list's ETag: a client that has the list sends it back and gets a 304 without it.
     route(router, 'get', `/${name}/choice`, async (req, res) => {
       const etag = `"${await source.checksum()}"`;
@@ -102,4 +113,31 @@ export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Rou
     }
   }
   return router;
+}
+
+/** The checksum of a list answered from a search (a parametrised one): that of exactly what it answers. */
+export const checksumOf = (choices: Choice[]): string => createHash('md5').update(JSON.stringify(choices)).digest('hex');
+
+/** The routes of a searched list with parameters: each takes them (a wrong one is a 400 naming it). */
+function parametrisedRoutes(router: Router, name: string, source: ChoiceSource, params: z.ZodObject): void {
+  const search = source.search;
+  if (!search) throw new Error(`choice list ${name} takes parameters but its source cannot search`);
+  const schema = z.strictObject({ ...ChoiceSearchSchema.shape, ...params.shape });
+  const matches = async (query: unknown) => {
+    const { search: term, id, ...given } = parseInput(schema, query, 'choice list parameters') as { search?: string; id?: number } & Record<string, unknown>;
+    return search(term || undefined, id, SEARCHED_CHOICE_LIMIT, given);
+  };
+  queryRoute(router, 'get', `/${name}/choice`, async (req, res) => {
+    const choices = await matches(req.query);
+    const etag = `"${checksumOf(choices)}"`;
+    res.set('ETag', etag);
+    if (req.get('If-None-Match') === etag) return void res.status(304).end();
+    res.json(choices);
+  });
+  queryRoute(router, 'get', `/${name}/choice_checksum`, async (req, res) => {
+    res.json({ checksum: checksumOf(await matches(req.query)) });
+  });
+  queryRoute(router, 'get', `/${name}/choice/search`, async (req, res) => {
+    res.json(await matches(req.query));
+  });
 }

@@ -94,8 +94,18 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    * contract): like the table's own NOT NULL columns, a list sorted by them is paged by keyset (`links.next`).
    */
   neverNull?: readonly string[];
-  /** One condition builder per advanced filter field of the descriptor. */
-  filters?: Record<string, (value: unknown) => SQL | undefined>;
+  /**
+   * One condition builder per advanced filter field of the descriptor. It also gets every filter value given, for
+   * fields that hold together (one EXISTS for several fields of another table); the others then answer nothing.
+   */
+  filters?: Record<string, (value: unknown, all: Readonly<Record<string, unknown>>) => SQL | undefined>;
+  /**
+   * Filter fields whose exact count is costly however it is indexed (a contract "with an open invoice": a
+   * probe of every contract's invoices, and of each invoice's credit notes). A list filtered by one of them
+   * counts like an unfiltered big list: the planner's estimate of its rows, marked as such, when that is big
+   * enough to be worth it; exact on request (`count=exact`) and whenever the estimate is small.
+   */
+  estimatedFilters?: readonly string[];
   /** Unique constraint name → the field it guards and its label, named by the 409. */
   unique?: Record<string, { field: string; label: string }>;
   /** The student and contract an event about this row concerns (shown in the event log). */
@@ -256,7 +266,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   function whereOf(query: Pick<ListQuery<Record<string, unknown>>, 'search' | 'filters'>): SQL | undefined {
     const conditions: (SQL | undefined)[] = [];
     if (query.search) conditions.push(config.search(query.search));
-    for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value));
+    for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value, query.filters));
     return and(...conditions);
   }
 
@@ -301,6 +311,14 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       rows.catch(() => (estimate = undefined));
     }
     return estimate.rows;
+  }
+
+  /** The planner's estimate of the rows a filter finds, when big enough to be worth it (EXPLAIN: planned, not run). */
+  async function plannedRows(where: SQL): Promise<number | undefined> {
+    const { sql: text, params } = withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(where).toSQL();
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
+    const planned = rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'];
+    return planned !== undefined && planned >= ESTIMATE_FROM_ROWS ? Math.round(planned) : undefined;
   }
 
   /** A 409 naming who changed the record and when, if it changed since the client saw `version`. */
@@ -381,6 +399,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       const counting = async (): Promise<{ total: number; estimated: boolean }> => {
         if (!where && !query.exactCount) {
           const estimate = await estimatedRows();
+          if (estimate !== undefined) return { total: estimate, estimated: true };
+        }
+        if (where && !query.exactCount && !query.search && config.estimatedFilters?.some((f) => query.filters[f] !== undefined)) {
+          const estimate = await plannedRows(where);
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
         const [counted] = await run(withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where));

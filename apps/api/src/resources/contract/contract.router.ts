@@ -1,8 +1,8 @@
 import { and, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
-import { contractFiles, contracts, contractStatuses, fileTypes, programs, scholarships, students } from '@app/db';
+import { CONTRACT_INVOICE_FILTER_FIELDS, contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
+import { contractFiles, contracts, contractStatuses, invoices, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { contractImports } from './contract-import.js';
 import { contractFinanceImpls } from './contract-finance.js';
@@ -14,6 +14,7 @@ import { createCrudService, likePattern, type CrudService, type Join, type Row }
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { nameKeys, nameMatches, prefixRank } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
+import { invoiceConditions } from '../../lib/invoicing/invoice-sql.js';
 import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
 import { contractInvoiceDetails, createTransactionFeeInvoice, INVOICE_DETAIL_COLUMNS } from '../../lib/invoicing/number.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
@@ -90,7 +91,10 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
       scholarship_id: (v) => eq(c.scholarship_id, Number(v)),
       instalments: (v) => eq(c.instalments, v === 'true'),
       active: (v) => eq(c.active, v === 'true'),
+      ...invoiceFieldFilters,
     },
+    // A contract with (say) an open invoice is a probe of its invoices per contract: counted by estimate when many.
+    estimatedFilters: CONTRACT_INVOICE_FILTER_FIELDS,
     unique: { contracts_application_number_unique: { field: 'application_number', label: 'Application Number' } },
     eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.id) }),
     hooks: {
@@ -150,6 +154,23 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     ...imports.actions,
   ], imports.routes);
 }
+
+/**
+ * The contract filter's invoice fields (issue 18 point 1, decision 020): a contract matches when one of its
+ * invoices meets every invoice field given, with the invoice overview's own conditions — one EXISTS over
+ * invoices_contract_idx, made by the first invoice field given; the others add nothing of their own.
+ */
+const invoiceFieldFilters = Object.fromEntries(
+  CONTRACT_INVOICE_FILTER_FIELDS.map((field) => [
+    field,
+    (_value: unknown, all: Readonly<Record<string, unknown>>) => {
+      const given = CONTRACT_INVOICE_FILTER_FIELDS.filter((f) => all[f] !== undefined);
+      if (given[0] !== field) return undefined;
+      const conditions = invoiceConditions(Object.fromEntries(given.map((f) => [f, all[f]])));
+      return sql`exists (select 1 from ${invoices} where ${invoices.contract_id} = ${c.id} and ${conditions})`;
+    },
+  ]),
+);
 
 /** A new start date without an end date brings the end date with it: start + 2 years − 1 day. */
 function withEndDate(values: Row): Row {

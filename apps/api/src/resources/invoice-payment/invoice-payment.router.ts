@@ -219,11 +219,3 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     }),
   ]);
 }
-
-/** The numbered invoices a payment can belong to (spec §7 choice list `invoices`), searched on the server. */
-export function invoicePaymentChoices(ctx: AppContext): Record<'invoices', ChoiceSource> {
-  const numberedInvoice = and(isNotNull(i.number), eq(i.is_creditnote, false));
-  return {
-    invoices: tableChoices(ctx.db, { table: i, id: i.id, label: sql`coalesce(${i.number}, '')`, where: numberedInvoice, matches: (term) => ilike(i.number, likePattern(term)) }),
-  };
-}

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, not, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -9,25 +9,27 @@ import {
   exportColumns,
   formatMoney,
   invoiceActions,
+  InvoiceChoiceParamsSchema,
   invoiceResource,
   isCreditNoteInput,
+  SEARCHED_CHOICE_LIMIT,
   todayIn,
 } from '@app/contracts';
 import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
-import { invoiceMoney, openAmountOf } from '../../lib/invoicing/money.js';
+import { openAmountOf } from '../../lib/invoicing/money.js';
+import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueMail } from '../../lib/mail/outbox.js';
 import { renderMail } from '../../lib/templates/store.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
+import { checksumOf, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { nameMatches } from '../../lib/search.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 
@@ -36,16 +38,11 @@ const i = invoices;
 const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, i.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
 const joinDocumentType: Join = (q) => q.innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id));
 
-/** Money computed in SQL from the documents (DESIGN §11, lib/invoicing/money.ts), never stored twice. */
-const { invoiced, paid, open } = invoiceMoney(i);
+/** Money computed in SQL from the documents and payments (DESIGN §11): lib/invoicing/money.ts through invoice-sql.ts. */
 // Nested in the selection: drizzle then names the outer columns with their table, which a subquery over an
 // alias of the same table needs (an unqualified "id" would be the alias's).
 const creditNoteNumbers = sql`(select string_agg(cn.number, ', ' order by cn.number) from ${i} cn where cn.linked_invoice_id = ${i.id} and cn.is_creditnote)`;
 const linkedNumber = sql`(select li.number from ${i} li where li.id = ${i.linked_invoice_id})`;
-const isOpen = and(isNotNull(i.number), not(i.is_creditnote), sql`${open} > 0`)!;
-
-/** The contract's field among those of the contracts table: invoices of the contracts that match. */
-const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${condition})`);
 
 const plainFields = [
   'id', 'document_reference', 'number', 'contract_id', 'year', 'semester', 'description', 'planned_date', 'invoice_date', 'expiration_date',
@@ -78,33 +75,12 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     countJoins: (q) => q,
     sortJoins: { contract: joinContractStudent, student_name: joinContractStudent },
     neverNull: ['contract'],
-    search: (term) =>
-      or(
-        ilike(i.number, likePattern(term)),
-        ilike(i.document_reference, likePattern(term)),
-        inArray(
-          i.contract_id,
-          sql`(select ${contracts.id} from ${contracts} where ${ilike(contracts.application_number, likePattern(term))} union select ${contracts.id} from ${contracts} join ${students} on ${students.id} = ${contracts.student_id} where ${nameMatches(term)})`,
-        ),
-      ),
-    filters: {
-      planned: (v) => (v === 'true' ? and(isNull(i.number), not(i.is_creditnote)) : or(isNotNull(i.number), i.is_creditnote)),
-      numbered: (v) => (v === 'true' ? and(isNotNull(i.number), not(i.is_creditnote)) : or(isNull(i.number), i.is_creditnote)),
-      creditnote: (v) => eq(i.is_creditnote, v === 'true'),
-      contract_id: (v) => eq(i.contract_id, Number(v)),
-      student_id: (v) => byContract(eq(contracts.student_id, Number(v))),
-      intake: (v) => byContract(eq(contracts.intake, Number(v))),
-      application_round: (v) => byContract(eq(contracts.application_round, Number(v))),
-      contract_status_id: (v) => byContract(eq(contracts.contract_status_id, Number(v))),
-      instalments: (v) => byContract(eq(contracts.instalments, v === 'true')),
-      program_id: (v) => byContract(eq(contracts.program_id, Number(v))),
-      document_type_id: (v) => eq(i.document_type_id, Number(v)),
-      email_sent: (v) => (v === 'true' ? isNotNull(i.email_timestamp) : isNull(i.email_timestamp)),
-      open: (v) => (v === 'true' ? isOpen : not(isOpen)),
-      pro_forma: (v) => eq(i.pro_forma, v === 'true'),
-      planned_before: (v) => sql`${i.planned_date} < ${String(v)}`,
-      expired_after: (v) => sql`${i.expiration_date} > ${String(v)}`,
-    },
+    search: invoiceSearch,
+    // One definition of each filter field (lib/invoicing/invoice-sql.ts): the contract filter's invoice fields reuse them.
+    filters: invoiceFilters,
+    // A view is the unfiltered list of its kind (880k numbered invoices: an exact count ≈ 300 ms), and "open"
+    // computes each invoice's credit notes and payments: counted by the planner's estimate when they find many.
+    estimatedFilters: ['planned', 'numbered', 'creditnote', 'open'],
     unique: { invoices_number_unique: { field: 'number', label: 'Invoice Number' } },
     eventLinks: (row) => ({ studentId: Number(row.student_id), contractId: Number(row.contract_id) }),
     hooks: {
@@ -299,9 +275,44 @@ async function referenceOf(tx: Tx, values: Row): Promise<string> {
   });
 }
 
-/** The document type choice lists (spec §7): invoice types and credit note types. */
-export function invoiceChoices(ctx: AppContext): Record<'document_types_invoices' | 'document_types_creditnotes', ChoiceSource> {
+/**
+ * A choice list of numbered documents (issue 18 point 2, decision 020): `invoices` (invoices, not credit notes)
+ * or `invoices_credit_notes` (both), labelled `number · application number · description`, in number order
+ * (invoices_number_idx), searched like the invoice overview and narrowed by the invoice filter's fields.
+ */
+function numberedDocumentChoices(ctx: AppContext, creditNotes: boolean): ChoiceSource {
+  const kind = creditNotes ? isNotNull(i.number) : and(isNotNull(i.number), not(i.is_creditnote));
+  const select = () =>
+    ctx.db
+      .select({ id: i.id, name: sql<string>`${i.number} || ' · ' || ${contracts.application_number} || ' · ' || ${i.description}` })
+      .from(i)
+      .innerJoin(contracts, eq(contracts.id, i.contract_id));
+  const search: NonNullable<ChoiceSource['search']> = async (term, wanted, limit, params = {}) => {
+    const found = await select()
+      .where(and(kind, invoiceConditions(params), term ? invoiceSearch(term) : undefined))
+      .orderBy(asc(i.is_creditnote), asc(i.number), asc(i.id))
+      .limit(limit);
+    const held = wanted === undefined || found.some((r) => r.id === wanted) ? [] : await select().where(and(kind, eq(i.id, wanted)));
+    return [...held, ...found];
+  };
+  return {
+    params: InvoiceChoiceParamsSchema,
+    search,
+    list: () => search(undefined, undefined, SEARCHED_CHOICE_LIMIT),
+    checksum: async () => checksumOf(await search(undefined, undefined, SEARCHED_CHOICE_LIMIT)),
+  };
+}
+
+/** The invoice choice lists (spec §7): document types, and the numbered invoices and credit notes. */
+export function invoiceChoices(
+  ctx: AppContext,
+): Record<'document_types_invoices' | 'document_types_creditnotes' | 'invoices' | 'invoices_credit_notes', ChoiceSource> {
   const types = (creditNotes: boolean) =>
     tableChoices(ctx.db, { table: documentTypes, id: documentTypes.id, label: documentTypes.name, where: eq(documentTypes.is_creditnote, creditNotes), order: 'id' });
-  return { document_types_invoices: types(false), document_types_creditnotes: types(true) };
+  return {
+    document_types_invoices: types(false),
+    document_types_creditnotes: types(true),
+    invoices: numberedDocumentChoices(ctx, false),
+    invoices_credit_notes: numberedDocumentChoices(ctx, true),
+  };
 }

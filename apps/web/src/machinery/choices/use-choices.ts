@@ -30,11 +30,12 @@ export function useChoices(name: string, params?: Record<string, QueryValue>) {
 /**
  * A list searched on the server (every student, every contract): the first matches of `term` and the choice
  * with id `held`, asked again as the text changes; the options on screen stay while the next ones load.
+ * `params` narrows a list that takes parameters (the invoices of one contract: `{ contract_id }`).
  */
-export function useSearchedChoices(name: SearchedChoiceListName, term: string, held: number | undefined) {
+export function useSearchedChoices(name: SearchedChoiceListName, term: string, held: number | undefined, params?: Record<string, QueryValue>) {
   const query = useQuery({
-    queryKey: queryKeys.choiceSearch(name, term, held),
-    queryFn: ({ signal }) => api.get<Choice[]>(`/${name}/choice/search`, { query: { search: term || undefined, id: held }, signal }),
+    queryKey: queryKeys.choiceSearch(name, term, held, params),
+    queryFn: ({ signal }) => api.get<Choice[]>(`/${name}/choice/search`, { query: { ...params, search: term || undefined, id: held }, signal }),
     placeholderData: keepPreviousData,
   });
   return { choices: query.data ?? [], isLoading: query.isFetching, error: query.error };

@@ -289,6 +289,20 @@ describe('field kinds', () => {
     expect(wire()).toBe(9);
   });
 
+  it('select from a searched list with parameters: the invoices of one contract, narrowed by the server', async () => {
+    const api = stubApi({ 'GET /invoices/choice/search': { body: [{ id: 4, name: '2026-00004 · A000012 · Participation fee' }] } });
+    const def: FieldDef = { name: 'invoice_id', label: 'Invoice', kind: 'select', choices: 'invoices', choiceParams: { contract_id: 12 } };
+    const { user, wire } = renderField(def, { api });
+    const box = combo(/^Invoice/);
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('contract_id')).toBe('12'));
+    await user.click(box);
+    await user.type(box, '2026');
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('search')).toBe('2026'));
+    expect(api.last('GET /invoices/choice/search')!.query.get('contract_id')).toBe('12');
+    await user.click(await within(await screen.findByRole('listbox')).findByRole('option', { name: /^2026-00004/ }));
+    expect(wire()).toBe(4);
+  });
+
   it('read-only: the same inputs, read-only, formatted the same way', async () => {
     const { user, wires } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10, readOnly: true });
     expect(input(/^Amount/)).toHaveAttribute('readonly');

@@ -278,7 +278,7 @@ function SearchedChoiceSelect(props: FieldInputProps & { choices: SearchedChoice
   const [text, setText] = useState('');
   const [term] = useDebouncedValue(text.trim(), SEARCH_PAUSE_MS);
   const held = props.value === null || props.value === undefined || props.value === '' ? undefined : Number(props.value);
-  const { choices, isLoading } = useSearchedChoices(props.choices, term, held);
+  const { choices, isLoading } = useSearchedChoices(props.choices, term, held, props.def.choiceParams);
   const options = choices.map((c) => ({ value: c.id, label: c.name }));
   return <SelectInput {...props} options={options} searchable loading={isLoading} onSearch={setText} />;
 }

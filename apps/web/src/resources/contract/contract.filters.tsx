@@ -2,7 +2,7 @@ import { contractResource } from '@app/contracts';
 import { defineFilters } from '../../machinery/fields/types';
 import { ROUND_OPTIONS } from './contract.fields';
 
-/** The contract overview's advanced filters. */
+/** The contract overview's advanced filters; the invoice fields find contracts with a matching invoice (spec §2). */
 export const contractFilters = defineFilters(contractResource, [
   { name: 'contract_id', label: 'Contract', kind: 'select', choices: 'contracts' },
   { name: 'student_id', label: 'Student', kind: 'select', choices: 'students' },
@@ -13,4 +13,12 @@ export const contractFilters = defineFilters(contractResource, [
   { name: 'scholarship_id', label: 'Scholarship', kind: 'select', choices: 'scholarships' },
   { name: 'instalments', label: 'Instalments', kind: 'boolean', allowEmpty: true },
   { name: 'active', label: 'Active', kind: 'boolean', allowEmpty: true },
+  // The invoice's own fields, as the invoice overviews' filter names them (resources/invoice/invoice.filters.tsx):
+  // a contract matches when one of its invoices meets all those given (issue 18 point 1, decision 020).
+  { name: 'document_type_id', label: 'Document Type', kind: 'select', choices: 'document_types_invoices' },
+  { name: 'email_sent', label: 'Email Sent', kind: 'boolean', allowEmpty: true },
+  { name: 'open', label: 'Open', kind: 'boolean', allowEmpty: true },
+  { name: 'pro_forma', label: 'Pro Forma', kind: 'boolean', allowEmpty: true },
+  { name: 'planned_before', label: 'Planned before', kind: 'date' },
+  { name: 'expired_after', label: 'Expired after', kind: 'date' },
 ]);
