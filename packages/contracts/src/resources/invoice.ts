@@ -245,7 +245,7 @@ const linkRegistration = defineAction({
   label: 'Link Registration Fee',
   scope: 'record',
   input: z.object({ registration_fee_id: requiredRef('Registration fee') }),
-  fields: [{ name: 'registration_fee_id', label: 'Registration fee (invoice id)', kind: 'number' }],
+  fields: [{ name: 'registration_fee_id', label: 'Registration fee', kind: 'select', choices: 'invoices' }],
   result: 'record',
   level: 'user',
   views: ['numbered'],

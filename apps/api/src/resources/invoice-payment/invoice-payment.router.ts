@@ -1,11 +1,10 @@
-import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppError, formatMoney, invoicePaymentActions, invoicePaymentResource } from '@app/contracts';
 import { contracts, invoicePayments, invoices, students, users, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { invoiceAmounts } from '../../lib/invoicing/money.js';
 import { queueMail } from '../../lib/mail/outbox.js';

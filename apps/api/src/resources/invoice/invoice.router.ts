@@ -27,7 +27,7 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { checksumOf, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';

@@ -236,11 +236,20 @@ describe('invoice detail', () => {
 
   it('Link Registration Fee asks the fee and shows the linked number the server answers', async () => {
     const inv = { ...numbered, document_type_id: 1 };
-    const api = invoiceApi({ 'GET /invoices/2': { body: inv }, 'POST /invoices/2/link_registration_id': { body: { ...inv, linked_invoice_id: 5, linked_invoice_number: '2026-00005' } } });
+    const api = invoiceApi({
+      'GET /invoices/2': { body: inv },
+      'GET /invoices/choice/search': { body: [{ id: 5, name: '2026-00005 · A000001 · Registration fee' }] },
+      'POST /invoices/2/link_registration_id': { body: { ...inv, linked_invoice_id: 5, linked_invoice_number: '2026-00005' } },
+    });
     const { user } = renderApp('/invoice/numbered/2', api);
     await user.click(await screen.findByRole('button', { name: 'Link Registration Fee' }));
     const dialog = await screen.findByRole('dialog');
-    await user.type(within(dialog).getByLabelText(/^Registration fee/), '5');
+    // The fee is chosen from the server-searched `invoices` list (issue 18 point 2).
+    const box = within(dialog).getByRole('combobox', { name: /^Registration fee/ });
+    await user.click(box);
+    await user.type(box, '2026-00005');
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('search')).toBe('2026-00005'));
+    await user.click(await screen.findByRole('option', { name: '2026-00005 · A000001 · Registration fee' }));
     await user.click(within(dialog).getByRole('button', { name: 'Link Registration Fee' }));
     await waitFor(() => expect(screen.getByLabelText(/^Linked Invoice/)).toHaveValue('2026-00005'));
     expect(api.last('POST /invoices/2/link_registration_id')!.body).toEqual({ registration_fee_id: 5 });
