@@ -4,6 +4,7 @@ import { ROLES, ROLE_IDS, type RoleName } from '@app/contracts';
 import { contractFiles, users } from '@app/db';
 import { eq } from 'drizzle-orm';
 import { setupTestApp } from './test/app.js';
+import { refusalsWritten } from './lib/auth/refusals.js';
 import { multipartBody } from './test/files.js';
 import { createContract, createCountry, createStudent, createUser, loginToken, type TestUser } from './test/factories.js';
 
@@ -208,6 +209,8 @@ describe('fuzz: hostile input to every route, as every role', () => {
           } else {
             if (method !== 'get' && (path.startsWith('/users') || path === '/auth/logout')) await restoreCallers();
           }
+          // A refusal's event is written after its response: the next case's baseline includes it.
+          await refusalsWritten();
           baseline = await checksums();
         }),
         { numRuns: RUNS * callerNames.length, seed: SEED, endOnFailure: true },

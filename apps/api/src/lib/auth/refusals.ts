@@ -3,6 +3,14 @@ import type { AppContext } from '../context.js';
 import { recordEvent } from '../events/record.js';
 import { tokenOf } from './middleware.js';
 
+/** Refusal events still being written (they are written after the response went out). */
+const writing = new Set<Promise<unknown>>();
+
+/** Resolves when every refusal event begun so far is written: for tests that compare the database after a refusal. */
+export async function refusalsWritten(): Promise<void> {
+  await Promise.allSettled([...writing]);
+}
+
 /** Keys kept at most; beyond it the oldest go, so a flood of addresses cannot exhaust memory. */
 const MAX_KEYS = 10_000;
 
@@ -37,9 +45,12 @@ export function recordRefusals(ctx: AppContext, windowMs = 60_000): RequestHandl
       const message = req.user
         ? `Access refused (${status}) to "${req.user.usr_login_name}": ${path}`
         : `Access refused (${status}) from ${req.ip}: ${path} (${req.authProblem ?? 'not logged in'})`;
-      recordEvent(ctx.db, { type: 'accessRefused', userId: req.user?.id ?? null, message }).catch((err: unknown) => {
-        req.log.warn({ err }, 'could not record a refused request in the event log');
-      });
+      const written = recordEvent(ctx.db, { type: 'accessRefused', userId: req.user?.id ?? null, message })
+        .catch((err: unknown) => {
+          req.log.warn({ err }, 'could not record a refused request in the event log');
+        })
+        .finally(() => writing.delete(written));
+      writing.add(written);
     });
     next();
   };
