@@ -5,9 +5,9 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import type { Actor, Row } from '../../lib/crud/crud-service.js';
 import { statusLines, type StatusLine } from '../../lib/invoicing/status.js';
-import { queueMail, type OnAccepted } from '../../lib/mail/outbox.js';
+import type { OnAccepted } from '../../lib/mail/outbox.js';
+import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
-import { renderMail } from '../../lib/templates/store.js';
 
 /**
  * The contract's mails (issue 12 point 5, issue 18 points 4, 8, 9): each renders its template with data shaped
@@ -33,17 +33,9 @@ async function sendContractMail(
   onAccepted: (data: MailData) => OnAccepted[] = () => [],
 ): Promise<ActionOutcome> {
   const data = await contractTemplateData(tx, Number(row.id));
-  const mail = await renderMail({ db: tx, env: ctx.env }, template, { ...data, ...(await extra(data)) });
   const id = Number(row.id);
-  await queueMail(tx, actor, {
-    to: { address: data.student.email, name: data.student.name },
-    subject: mail.subject,
-    text: mail.text,
-    html: mail.html ?? null,
-    concerns: { resource: 'contract', id },
-    onAccepted: onAccepted(data),
-  });
-  return { message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued` };
+  const message = await queueStudentMail(ctx, tx, actor, template, { ...data, ...(await extra(data)) }, { concerns: { resource: 'contract', id }, onAccepted: onAccepted(data) });
+  return { message };
 }
 
 export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {

@@ -7,12 +7,11 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { invoiceAmounts } from '../../lib/invoicing/money.js';
-import { queueMail } from '../../lib/mail/outbox.js';
+import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
-import { renderMail } from '../../lib/templates/store.js';
 
 const p = invoicePayments;
 const i = invoices;
@@ -204,17 +203,12 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
       if (!data.student.email) throw new AppError('CONFLICT', `${data.student.name} has no e-mail address`);
       const stored = await readStoredPdf(tx, fileId);
       if (!stored) throw new AppError('CONFLICT', 'The payment confirmation PDF is missing');
-      const mail = await renderMail({ db: tx, env: ctx.env }, 'payment_confirmation_email', data);
-      await queueMail(tx, actor, {
-        to: { address: data.student.email, name: data.student.name },
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        attachments: [{ filename: stored.filename, contentType: stored.mimeType, content: stored.content }],
+      const message = await queueStudentMail(ctx, tx, actor, 'payment_confirmation_email', data, {
+        attach: [stored],
         concerns: { resource: 'invoice_payment', id },
         onAccepted: [{ target: 'invoice_payment.payment_confirmation', id }],
       });
-      return { changes, message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued`, amount: Number(row.amount_paid) };
+      return { changes, message, amount: Number(row.amount_paid) };
     }),
   ]);
 }

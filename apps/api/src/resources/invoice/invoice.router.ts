@@ -21,8 +21,7 @@ import { recordEvent } from '../../lib/events/record.js';
 import { openAmountOf } from '../../lib/invoicing/money.js';
 import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
-import { queueMail } from '../../lib/mail/outbox.js';
-import { renderMail } from '../../lib/templates/store.js';
+import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -209,17 +208,12 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
         .from(outbox)
         .where(and(eq(outbox.resource, 'invoice'), eq(outbox.record_id, id), eq(outbox.status, 'queued'), sql`${outbox.on_accepted} @> ${JSON.stringify([{ target }])}::jsonb`));
       if (waiting) throw new AppError('CONFLICT', `The ${input.reminder ? 'reminder' : 'e-mail'} of ${String(row.number)} is already waiting in the outbox`);
-      const mail = await renderMail({ db: tx, env: ctx.env }, input.reminder ? 'reminder_email' : 'invoice_email', { ...data, invoice });
-      await queueMail(tx, actor, {
-        to: { address: data.student.email, name: data.student.name },
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html ?? null,
-        attachments: [{ filename: stored.filename, contentType: stored.mimeType, content: stored.content }],
+      const message = await queueStudentMail(ctx, tx, actor, input.reminder ? 'reminder_email' : 'invoice_email', { ...data, invoice }, {
+        attach: [stored],
         concerns: { resource: 'invoice', id },
         onAccepted: [{ target, id }],
       });
-      return { message: `E-mail "${mail.subject}" to ${data.student.name} <${data.student.email}> queued`, amount: Number(row.to_be_payed_amount) };
+      return { message, amount: Number(row.to_be_payed_amount) };
     }),
     recordAction(invoiceActions.linkRegistration, async (tx, actor, { id, row }, input) => {
       const feeId = input.registration_fee_id;
