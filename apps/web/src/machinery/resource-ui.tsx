@@ -29,6 +29,8 @@ export interface ResourceUiDeclaration<D extends AnyResource> {
 /** A registered resource: its routes, ready for the router. */
 export interface ResourceUi {
   descriptor: AnyResource;
+  /** Its detail fields (null without a detail screen): what its Bulk Edit dialog draws, too. */
+  fields: readonly FieldDef[] | null;
   routes: RouteObject[];
 }
 
@@ -52,5 +54,5 @@ export function defineResourceUi<D extends AnyResource>(ui: ResourceUiDeclaratio
     const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} view={view} fields={fields} {...ui.detail} />);
     return [{ path: view.routes.overview, element: gate(overview) }, ...(detail ? [{ path: `${view.routes.detail}/:id`, element: gate(detail) }] : [])];
   });
-  return { descriptor, routes };
+  return { descriptor, fields, routes };
 }

@@ -22,6 +22,37 @@ export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[
   });
 }
 
+/**
+ * Bulk Edit's dialog (spec §2, §5): the resource's bulk fields, all empty ("unchanged"); Apply stays disabled
+ * until one is set, so a bulk edit never sends an empty change set. Sends `{changes}` with the fields set.
+ */
+export function BulkEditDialog(props: {
+  descriptor: AnyResource;
+  action: AnyAction;
+  fields: readonly FieldDef[];
+  count: number;
+  pending: boolean;
+  onSubmit: (input: Record<string, unknown>) => void;
+  onClose: () => void;
+}) {
+  const { descriptor, count } = props;
+  return (
+    <InputDialog
+      title="Bulk Edit"
+      text={`Changes the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}. Fields left empty stay unchanged.`}
+      fields={bulkEditFields(descriptor, props.fields)}
+      schema={props.action.input.strict()}
+      toInput={(wire) => ({ changes: wire })}
+      fieldOfPath={(path) => (path[0] === 'changes' ? String(path[1] ?? '') : undefined)}
+      requireChange
+      submitLabel="Apply"
+      pending={props.pending}
+      onSubmit={props.onSubmit}
+      onClose={props.onClose}
+    />
+  );
+}
+
 interface Asking {
   action: AnyAction;
   /** A batch variant's fixed input and label (Send Email Reminder). */
@@ -84,20 +115,26 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
     const { action, variant } = asking;
     const isBulk = action.name === 'bulk_edit';
     const count = selection.count;
+    if (isBulk) {
+      return (
+        <BulkEditDialog
+          descriptor={descriptor}
+          action={action}
+          fields={fields}
+          count={count}
+          pending={start.isPending}
+          onSubmit={(input) => start.mutate({ action, input })}
+          onClose={() => setAsking(null)}
+        />
+      );
+    }
     return (
       <InputDialog
-        title={isBulk ? 'Bulk Edit' : (variant?.label ?? action.batch?.label ?? action.label)}
-        text={
-          isBulk
-            ? `Changes the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}. Fields left empty stay unchanged.`
-            : (action.batch?.confirm ?? action.confirm ?? `For the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}.`)
-        }
-        fields={isBulk ? bulkEditFields(descriptor, fields) : actionFieldDefs(action)}
+        title={variant?.label ?? action.batch?.label ?? action.label}
+        text={action.batch?.confirm ?? action.confirm ?? `For the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}.`}
+        fields={actionFieldDefs(action)}
         schema={action.input.strict()}
-        toInput={isBulk ? (wire) => ({ changes: wire }) : undefined}
-        fieldOfPath={isBulk ? (path) => (path[0] === 'changes' ? String(path[1] ?? '') : undefined) : undefined}
-        requireChange={isBulk}
-        submitLabel={isBulk ? 'Apply' : action.preview || action.batch?.preview ? 'Preview' : 'Run'}
+        submitLabel={action.preview || action.batch?.preview ? 'Preview' : 'Run'}
         pending={start.isPending}
         onSubmit={(input) => start.mutate({ action, input: { ...input, ...variant?.input } })}
         onClose={() => setAsking(null)}
