@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Express } from 'express';
-import { getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import { ROLE_IDS, type RoleName } from '@app/contracts';
 import { contracts, countries, programs, students, universities, users, type Database } from '@app/db';
 import { hashPassword } from '../lib/auth/password.js';
+import { contractMoney } from '../lib/invoicing/money.js';
 
 export const PASSWORD = 'correct horse battery staple';
 let hashed: Promise<string> | undefined;
@@ -144,4 +145,11 @@ export function binaryParser(res: unknown, callback: (err: Error | null, body: u
   const chunks: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => chunks.push(chunk));
   stream.on('end', () => callback(null, Buffer.concat(chunks)));
+}
+
+/** The contract's money as its row shows it (lib/invoicing/money.ts, through the same LATERAL join). */
+export async function contractMoneyOf(db: Database, contractId: number) {
+  const money = contractMoney(db, contracts.id);
+  const [row] = await money.join(db.select(money.columns).from(contracts).$dynamic()).where(eq(contracts.id, contractId));
+  return row as Record<'invoiced_amount' | 'payed_amount' | 'to_be_payed_amount' | 'planned_amount', number>;
 }

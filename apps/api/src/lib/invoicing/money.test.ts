@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { contracts, invoicePayments, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
-import { createContract } from '../../test/factories.js';
-import { contractMoney, contractTotals, openAmountOf } from './money.js';
+import { contractMoneyOf, createContract } from '../../test/factories.js';
+import { contractTotals, openAmountOf } from './money.js';
 
 const t = await setupTestApp();
-const moneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0];
+const moneyOf = async (id: number) => contractMoneyOf(t.db, id);
 
 describe('contract money in SQL (DESIGN §11)', () => {
   it('is 0 without invoices', async () => {

@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { invoicePayments, invoices, type DbOrTx } from '@app/db';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import { invoicePayments, invoices, type Database, type DbOrTx } from '@app/db';
 
 /**
  * Money computed in SQL from the documents and payments (DESIGN §11, decisions 018 and 021), never stored: the
@@ -77,22 +77,58 @@ export function contractTotals(contractId: AnyPgColumn | SQL, asOf?: AsOf): Reco
 }
 
 /**
- * A contract's money (issue 13 point 9, issue 14 point 4): the columns of the contract row and overview.
+ * A contract's money (issue 13 point 9, issue 14 point 4): the columns of the contract row, overview and export,
+ * read from one LATERAL join per contract row (`join`), so that each figure is summed once per contract — as
+ * separate subqueries per column the export of 100k contracts summed its invoices five times a row (17k rows/s).
  * `contractId` is the contract's id column of the outer query.
  * - invoiced_amount: its numbered invoices less their credit notes (what an invoice row calls total_amount);
- * - payed_amount: its invoice payments;
+ * - payed_amount: its invoice payments (`amount_paid`);
  * - to_be_payed_amount: invoiced − paid (negative: a credit, paid too much);
  * - planned_amount: its planned invoices.
- * Served by invoices_contract_idx and invoice_payments_invoice_idx.
+ * The same sums as `contractTotals` without a date. Served by invoices_contract_idx and invoice_payments_invoice_idx.
  */
-export function contractMoney(contractId: AnyPgColumn): Record<'invoiced_amount' | 'payed_amount' | 'to_be_payed_amount' | 'planned_amount', SQL<number>> {
-  const t = contractTotals(contractId);
-  // Nested: drizzle qualifies a column inside a nested SQL with its table, where the outer query has one table.
-  const planned = sql`(select coalesce(sum(inv.amount), 0) from ${invoices} inv where inv.contract_id = ${contractId} and inv.number is null and not inv.is_creditnote)`;
+export function contractMoney(db: Database, contractId: AnyPgColumn): {
+  join: (q: PgSelect) => PgSelect;
+  joinAll: (q: PgSelect) => PgSelect;
+  columns: Record<'invoiced_amount' | 'payed_amount' | 'to_be_payed_amount' | 'planned_amount', SQL<number>>;
+} {
+  const i = invoices;
+  const invoiced = sql<string>`coalesce(sum(case when ${i.is_creditnote} then -${i.amount} else ${i.amount} end) filter (where ${i.number} is not null), 0)`.as('money_invoiced');
+  const planned = sql<string>`coalesce(sum(${i.amount}) filter (where ${i.number} is null and not ${i.is_creditnote}), 0)`.as('money_planned');
+  // Per row of a page: the contract's invoices through invoices_contract_idx, its payments through theirs.
+  const perContract = db
+    .select({
+      invoiced,
+      planned,
+      // Nested: drizzle names the outer column with its table only inside a nested SQL (`id` alone is ambiguous here).
+      paid: sql<string>`${sql`(select coalesce(sum(p.amount_paid), 0) from ${invoicePayments} p join ${invoices} pi on pi.id = p.invoice_id where pi.contract_id = ${contractId})`}`.as('money_paid'),
+    })
+    .from(i)
+    .where(eq(i.contract_id, contractId))
+    .as('contract_money');
+  // For all rows at once (an export): one pass over the invoices and payments, grouped by contract, the same names.
+  const paidPerInvoice = db
+    .select({ invoice_id: invoicePayments.invoice_id, paid: sql<string>`sum(${invoicePayments.amount_paid})`.as('invoice_paid') })
+    .from(invoicePayments)
+    .groupBy(invoicePayments.invoice_id)
+    .as('invoice_paid');
+  const allContracts = db
+    .select({ contract_id: i.contract_id, invoiced, planned, paid: sql<string>`coalesce(sum(${paidPerInvoice.paid}), 0)`.as('money_paid') })
+    .from(i)
+    .leftJoin(paidPerInvoice, eq(paidPerInvoice.invoice_id, i.id))
+    .groupBy(i.contract_id)
+    .as('contract_money');
+  // A contract without invoices has no row in the grouped join: its figures are 0.
+  const figure = (name: string) => sql.raw(`coalesce("contract_money"."${name}", 0)`);
   return {
-    invoiced_amount: sql<number>`(${t.invoiced})::float8`,
-    payed_amount: sql<number>`(${t.paid})::float8`,
-    to_be_payed_amount: sql<number>`(${t.open})::float8`,
-    planned_amount: sql<number>`(${planned})::float8`,
+    // An aggregate without GROUP BY answers one row, also for a contract without invoices: the join always matches.
+    join: (q) => q.leftJoinLateral(perContract, sql`true`),
+    joinAll: (q) => q.leftJoin(allContracts, eq(allContracts.contract_id, contractId)),
+    columns: {
+      invoiced_amount: sql<number>`${figure('money_invoiced')}::float8`,
+      payed_amount: sql<number>`${figure('money_paid')}::float8`,
+      to_be_payed_amount: sql<number>`(${figure('money_invoiced')} - ${figure('money_paid')})::float8`,
+      planned_amount: sql<number>`${figure('money_planned')}::float8`,
+    },
   };
 }

@@ -37,6 +37,7 @@ const plainFields = [
 
 export function contractModule(ctx: AppContext, studentService: CrudService): ResourceModule {
   const today = () => todayIn(ctx.env.APP_TIMEZONE);
+  const money = contractMoney(ctx.db, c.id);
   const service = createCrudService(ctx.db, {
     resource: contractResource,
     table: c,
@@ -49,10 +50,11 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
       contract_status_name: contractStatuses.name,
       scholarship_code: scholarships.code,
       program_shortname: programs.shortname,
-      ...contractMoney(c.id),
+      ...money.columns,
       files: fileCount,
     },
-    joins: (q) => joinProgram(joinScholarship(joinStatus(joinStudent(q)))),
+    joins: (q) => money.join(joinProgram(joinScholarship(joinStatus(joinStudent(q))))),
+    exportJoins: (q) => money.joinAll(joinProgram(joinScholarship(joinStatus(joinStudent(q))))),
     // Search and filters are on the contract itself (the name search is a subquery); the joins are to-one on required keys.
     countJoins: (q) => q,
     sortJoins: {

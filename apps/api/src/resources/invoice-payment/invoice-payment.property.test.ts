@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { contracts, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
-import { createContract, userWithToken } from '../../test/factories.js';
-import { contractMoney, contractTotals } from '../../lib/invoicing/money.js';
+import { contractMoneyOf, createContract, userWithToken } from '../../test/factories.js';
+import { contractTotals } from '../../lib/invoicing/money.js';
 
 /**
  * Issue 14 tests: over random payments, edits and deletes (through the API, overpayments allowed), every
@@ -81,7 +81,7 @@ describe('contract money under random payments', () => {
           const m = model[ci]!;
           const paid = [...m.paid.values()].reduce((a, b) => a + b, 0);
           const expectedOpen = m.invoiced - m.credited - paid;
-          const [row] = await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, c.id));
+          const row = await contractMoneyOf(t.db, c.id);
           const totals = contractTotals(contracts.id);
           const [parts] = await t.db
             .select({ gross: totals.invoiced_gross, credited: totals.credited, paid: totals.paid, open: totals.open })

@@ -2,15 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, desc, eq } from 'drizzle-orm';
 import { invoicePaymentResource } from '@app/contracts';
-import { contracts, invoicePayments, invoices, logEvents, outbox } from '@app/db';
+import { invoicePayments, invoices, logEvents, outbox } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
-import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { binaryParser, contractMoneyOf, createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
 import { startTestSmtp } from '../../test/smtp.js';
 import { waitFor } from '../../test/wait.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
-import { contractMoney } from '../../lib/invoicing/money.js';
 
 const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' });
 const smtp = await startTestSmtp();
@@ -54,7 +53,6 @@ crudSuite(t, {
 
 const payment = async (id: number) => (await api('get', `/invoice_payments/${id}`)).body;
 const invoiceRow = async (id: number) => (await api('get', `/invoices/${id}`)).body;
-const contractMoneyOf = async (id: number) => (await t.db.select(contractMoney(contracts.id)).from(contracts).where(eq(contracts.id, id)))[0]!;
 async function pay(invoiceId: number, amount: number, extra: Record<string, unknown> = {}) {
   const res = await api('post', '/invoice_payments').send({ invoice_id: invoiceId, payment_date: '2026-03-10', amount_paid: amount, ...extra });
   expect(res.status, res.text).toBe(201);
@@ -140,18 +138,18 @@ describe('invoice payments: the money follows at once', () => {
     const { contract } = await contractWithStudent();
     const a = await numbered(contract.id, '1000.00');
     const b = await numbered(contract.id, '250.50');
-    expect(await contractMoneyOf(contract.id)).toMatchObject({ invoiced_amount: 1250.5, payed_amount: 0, to_be_payed_amount: 1250.5 });
+    expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ invoiced_amount: 1250.5, payed_amount: 0, to_be_payed_amount: 1250.5 });
     const p1 = await pay(a.id, 300.3);
     await pay(b.id, 0.5);
     expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 300.3, to_be_payed_amount: 699.7 });
-    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 300.8, to_be_payed_amount: 949.7 });
+    expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ payed_amount: 300.8, to_be_payed_amount: 949.7 });
     expect((await api('get', `/contracts/${contract.id}`)).body).toMatchObject({ payed_amount: 300.8, to_be_payed_amount: 949.7 });
     expect((await update(p1.id, { amount_paid: 1000 })).status).toBe(200);
     expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 1000, to_be_payed_amount: 0 });
-    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 1000.5, to_be_payed_amount: 250 });
+    expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ payed_amount: 1000.5, to_be_payed_amount: 250 });
     expect((await api('delete', `/invoice_payments/${p1.id}`)).status).toBe(204);
     expect(await invoiceRow(a.id)).toMatchObject({ payed_amount: 0, to_be_payed_amount: 1000 });
-    expect(await contractMoneyOf(contract.id)).toMatchObject({ payed_amount: 0.5, to_be_payed_amount: 1250 });
+    expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ payed_amount: 0.5, to_be_payed_amount: 1250 });
   });
 
   it('refuses a payment on a planned invoice and on a credit note with 409 and the reason', async () => {
@@ -187,7 +185,7 @@ describe('invoice payments: the money follows at once', () => {
     expect((await update(first.id, { amount_paid: 100 })).status).toBe(200);
     await pay(inv.id, 25, { allow_overpayment: true });
     expect(await invoiceRow(inv.id)).toMatchObject({ payed_amount: 125, to_be_payed_amount: -25 });
-    expect(await contractMoneyOf(contract.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 125, to_be_payed_amount: -25 });
+    expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 125, to_be_payed_amount: -25 });
   });
 
   it('keeps the invoice from being paid twice over by payments racing each other', async () => {
