@@ -227,6 +227,8 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     // Once it went, the invoice may be sent again.
     expect((await api('post', `/invoices/${inv.id}/send_email`).send({})).status).toBe(200);
     expect(await mailsOf(inv.id)).toHaveLength(2);
+    // Delivered before the next test counts what the SMTP server received.
+    await waitFor('the second mail sent', () => mailsOf(inv.id), (rows) => rows.every((r) => r.status === 'sent'));
   });
 
   it('sends a reminder only for an expired invoice of type 1 (else 409), stamping email_reminder_timestamp', async () => {
