@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { AppError } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
+import type { ActionOutcome } from '../actions/types.js';
 import { layoutPdf } from '../files/pdf.js';
 import { sanitizeFilename } from '../files/filename.js';
 import { readStoredFile, storeFile, type StoredFile } from '../files/stored-files.js';
@@ -42,4 +46,21 @@ export async function createStoredPdf(
 /** A stored PDF, exactly as it was stored. */
 export function readStoredPdf(db: DbOrTx, fileId: number): Promise<StoredFile | undefined> {
   return readStoredFile(db, fileId);
+}
+
+/**
+ * The PDF a record keeps in its `pdf_file_id` column (an invoice, a payment), exactly as stored; before one was
+ * created a 409 that says `missing`.
+ */
+export async function recordPdf(db: DbOrTx, fileIdColumn: AnyPgColumn, idColumn: AnyPgColumn, id: number, missing: string): Promise<StoredFile> {
+  const [found] = await db.select({ fileId: fileIdColumn }).from(fileIdColumn.table).where(eq(idColumn, id));
+  const fileId = found?.fileId;
+  const stored = fileId === null || fileId === undefined ? undefined : await readStoredFile(db, Number(fileId));
+  if (!stored) throw new AppError('CONFLICT', missing);
+  return stored;
+}
+
+/** A stored PDF as a record action's download (`download_pdf`), recorded as an export. */
+export function pdfDownload(stored: StoredFile): ActionOutcome {
+  return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
 }

@@ -11,7 +11,7 @@ import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { nameMatches } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
-import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
+import { createStoredPdf, pdfDownload, readStoredPdf, recordPdf } from '../../lib/templates/pdf.js';
 
 const p = invoicePayments;
 const i = invoices;
@@ -182,12 +182,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
       const { changes } = await createPdf(tx, actor, row);
       return { changes, message: `Payment confirmation ${String(row.number)} created` };
     }),
-    recordAction(invoicePaymentActions.downloadPdf, async (tx, _actor, { id }) => {
-      const [found] = await tx.select({ fileId: p.pdf_file_id }).from(p).where(eq(p.id, id));
-      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
-      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this payment yet');
-      return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
-    }),
+    recordAction(invoicePaymentActions.downloadPdf, async (tx, _actor, { id }) => pdfDownload(await recordPdf(tx, p.pdf_file_id, p.id, id, 'No PDF has been created for this payment yet'))),
     // The confirmation: the PDF (rendered now when missing) attached, queued in the outbox in this transaction;
     // the outbox sets payment_confirmation_timestamp once the SMTP server accepted it (decision 016).
     recordAction(invoicePaymentActions.sendEmail, async (tx, actor, { id, row }) => {

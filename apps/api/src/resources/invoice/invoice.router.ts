@@ -29,7 +29,7 @@ import { checksumOf, tableChoices, type ChoiceSource } from '../../lib/crud/choi
 import { createCrudService, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { createStoredPdf, readStoredPdf } from '../../lib/templates/pdf.js';
+import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 
 const i = invoices;
@@ -185,9 +185,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Invoice ${number} of ${invoiceDate}`, amount: Number(row.amount) };
     }),
     recordAction(invoiceActions.sendEmail, async (tx, actor, { id, row }, input) => {
-      const [found] = await tx.select({ fileId: i.pdf_file_id }).from(i).where(eq(i.id, id));
-      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
-      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this invoice yet');
+      const stored = await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');
       const data = await contractTemplateData(tx, Number(row.contract_id));
       if (!data.student.email?.trim()) throw new AppError('CONFLICT', 'The student has no e-mail address');
       const total = Number(row.is_creditnote ? row.amount : row.total_amount);
@@ -232,12 +230,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       await tx.update(students).set({ registration_fee_payed: true }).where(eq(students.id, Number(row.student_id)));
       return { changes, message: `Linked registration fee ${fee.number}` };
     }),
-    recordAction(invoiceActions.downloadPdf, async (tx, _actor, { id }) => {
-      const [found] = await tx.select({ fileId: i.pdf_file_id }).from(i).where(eq(i.id, id));
-      const stored = found?.fileId ? await readStoredPdf(tx, found.fileId) : undefined;
-      if (!stored) throw new AppError('CONFLICT', 'No PDF has been created for this invoice yet');
-      return { eventType: 'export', message: `"${stored.filename}"`, file: { filename: stored.filename, contentType: stored.mimeType, content: stored.content } };
-    }),
+    recordAction(invoiceActions.downloadPdf, async (tx, _actor, { id }) => pdfDownload(await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet'))),
     // The open invoices of the overview's filter (or of the selection), streamed like Export Selection.
     listAction(invoiceActions.downloadReportOpen, async (_db, _actor, input) => {
       const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page', 'planned', 'creditnote'].includes(k));

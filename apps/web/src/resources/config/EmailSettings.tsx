@@ -1,6 +1,6 @@
 import { useEffect, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Group, Loader, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import {
   EmailConfigUpdateSchema,
@@ -13,6 +13,7 @@ import {
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { RequireLevel } from '../../lib/auth-guards';
+import { SettingsLoader } from './settings-loader';
 
 const EMAIL_CONFIG_KEY = ['config', 'email'] as const;
 const PATH = '/config/email';
@@ -151,21 +152,11 @@ function EmailSettingsForm({ config }: { config: EmailConfig }) {
 export function EmailSettings() {
   return (
     <RequireLevel level={uiPermissions['config.email']}>
-      <EmailSettingsLoader />
+      <SettingsLoader<EmailConfig> queryKey={EMAIL_CONFIG_KEY} path={PATH} name="Email">
+        {(config) => <EmailSettingsForm config={config} />}
+      </SettingsLoader>
     </RequireLevel>
   );
-}
-
-function EmailSettingsLoader() {
-  const query = useQuery({ queryKey: EMAIL_CONFIG_KEY, queryFn: () => api.get<EmailConfig>(PATH) });
-  if (query.isPending) return <Loader aria-label="Loading" />;
-  if (query.isError || !query.data)
-    return (
-      <Alert color="red" role="alert">
-        The Email settings could not be loaded
-      </Alert>
-    );
-  return <EmailSettingsForm config={query.data} />;
 }
 
 export default EmailSettings;
