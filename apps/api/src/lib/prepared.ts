@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 
 /** A Drizzle query that can run as a named prepared statement. */
 export interface Preparable<R> {
-  toSQL(): { sql: string };
   prepare(name: string): { execute(): Promise<R> };
 }
+
+/**
+ * What Drizzle's node-postgres prepared query holds (drizzle-orm 0.45): the text it wrote, and the two `pg`
+ * query configs that carry the statement's name. Read so the text is written once per request, not twice (once
+ * to name the statement, once to prepare it): writing a contract page's SQL was a tenth of the server's CPU.
+ */
+interface WrittenQuery {
+  queryString: string;
+  rawQueryConfig: { name?: string };
+  queryConfig: { name?: string };
+}
+const statementName = (text: string) => `q_${createHash('sha1').update(text).digest('base64url')}`;
 
 /**
  * Runs a query as a named prepared statement, named after its text: each pooled connection parses and plans it
@@ -14,6 +26,23 @@ export interface Preparable<R> {
  * sort, filters), never one per value a user typed.
  */
 export function runPrepared<R>(query: Preparable<R>): Promise<R> {
-  const name = `q_${createHash('sha1').update(query.toSQL().sql).digest('base64url')}`;
-  return query.prepare(name).execute();
+  const prepared = query.prepare('') as unknown as Partial<WrittenQuery> & { execute(): Promise<R> };
+  const { queryString, rawQueryConfig, queryConfig } = prepared;
+  // A Drizzle that keeps these elsewhere fails every list here, in the tests, not quietly slower.
+  if (typeof queryString !== 'string' || !rawQueryConfig || !queryConfig) throw new Error('runPrepared: Drizzle no longer keeps the prepared query\'s text where it did');
+  rawQueryConfig.name = queryConfig.name = statementName(queryString);
+  return prepared.execute();
+}
+
+/**
+ * A row limit written into the statement's text instead of passed as a parameter (a whole number, checked).
+ * With `LIMIT $1` PostgreSQL costs the generic plan for an unknown limit (a tenth of the rows), so it never
+ * beats the custom plans and every execution of a prepared page was planned again: measured on 100k students,
+ * 1.75 ms a page with the parameter against 0.52 ms with the number in the text. A statement per page size
+ * (a handful) is the price. Typed as the number Drizzle's `.limit()` takes: its dialect writes any SQL chunk
+ * given there as it is (`limit ${limit}`), so this is only ever an argument of `.limit()`.
+ */
+export function rowLimit(rows: number): number {
+  if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`row limit must be a whole number, not ${rows}`);
+  return sql.raw(String(rows)) as unknown as number;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { SessionUser } from '@app/contracts';
-import { sessions, userroles, users, type DbOrTx } from '@app/db';
+import { sessions, userroles, users, type Database, type DbOrTx } from '@app/db';
 
 /** The columns of a user as the API shows them (never the password). */
 export const sessionUserColumns = {
@@ -22,14 +22,26 @@ export async function createSession(db: DbOrTx, userId: number, hours: number): 
   return { id, expiresAt };
 }
 
-/** The user of a live session (expired or ended sessions find nothing). */
-export async function findSessionUser(db: DbOrTx, sessionId: string, userId: number): Promise<SessionUser | undefined> {
-  const [row] = await db
+/**
+ * The lookup every authenticated request makes, built once per database: Drizzle writes its text once, and each
+ * pooled connection parses and plans it once (a named statement) instead of on every request.
+ */
+function sessionUserLookup(db: Database) {
+  return db
     .select(sessionUserColumns)
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .innerJoin(userroles, eq(userroles.id, users.usr_role_id))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.user_id, userId), gt(sessions.expires_at, sql`now()`)));
+    .where(and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.user_id, sql.placeholder('userId')), gt(sessions.expires_at, sql`now()`)))
+    .prepare('session_user');
+}
+const sessionUserLookups = new WeakMap<Database, ReturnType<typeof sessionUserLookup>>();
+
+/** The user of a live session (expired or ended sessions find nothing). */
+export async function findSessionUser(db: Database, sessionId: string, userId: number): Promise<SessionUser | undefined> {
+  let lookup = sessionUserLookups.get(db);
+  if (!lookup) sessionUserLookups.set(db, (lookup = sessionUserLookup(db)));
+  const [row] = await lookup.execute({ sessionId, userId });
   return row;
 }
 

@@ -23,7 +23,7 @@ import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { runPrepared, type Preparable } from '../prepared.js';
+import { rowLimit, runPrepared, type Preparable } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
 /** Adds joins to a select. */
@@ -419,7 +419,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
           .where(where)
           .orderBy(...order)
-          .limit(query.perPage)
+          .limit(rowLimit(query.perPage))
           .offset((query.page - 1) * query.perPage);
       /** The rows after (or before) the cursor's row in the list's order: as quick on page 1,000 as on page 1. */
       const pageIdsFrom = (cursor: Cursor, { keys, direction }: { keys: AnyPgColumn[]; direction: SortDirection }) => {
@@ -434,7 +434,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         return pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
           .where(and(where, beyond, lead))
           .orderBy(...keys.map((k) => (ascending ? asc(k) : desc(k))))
-          .limit(query.perPage);
+          .limit(rowLimit(query.perPage));
       };
       const findPage = (ids: SQLWrapper) => run(selectRows(db).where(inArray(table.id, ids)).orderBy(...order));
       const keysetPage = async () => {

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { countries, connect, type DbHandle } from '@app/db';
+import { createTestDatabase } from '../test/db.js';
+import { rowLimit, runPrepared } from './prepared.js';
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+// One connection: the prepared statements PostgreSQL shows are that connection's.
+let one: DbHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  one = connect(database.url, { max: 1 });
+});
+afterAll(async () => {
+  await one.close();
+  await database.drop();
+});
+
+const statements = async () =>
+  (
+    await one.pool.query<{ name: string; statement: string; runs: number }>(
+      'select name, statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements order by name',
+    )
+  ).rows;
+
+describe('runPrepared', () => {
+  it('runs a query as one named statement per text, reused by every run of the same shape', async () => {
+    const page = (code: string) => one.db.select({ id: countries.id }).from(countries).where(eq(countries.cntry_code, code)).orderBy(asc(countries.id)).limit(rowLimit(7));
+    expect(await runPrepared(page('DE'))).toEqual([]);
+    await runPrepared(page('FR'));
+    await runPrepared(page('IT'));
+
+    const [statement, ...others] = await statements();
+    expect(others).toEqual([]);
+    expect(statement!.name).toMatch(/^q_[\w-]{27}$/);
+    // The values are parameters (one statement for every code), the limit is in the text.
+    expect(statement!.statement).toContain('"cntry_code" = $1');
+    expect(statement!.statement).toMatch(/limit 7$/);
+    expect(statement!.runs).toBe(3);
+
+    await runPrepared(one.db.select({ id: countries.id }).from(countries).limit(rowLimit(8)));
+    expect((await statements()).map((s) => s.statement.slice(-7))).toEqual(expect.arrayContaining(['limit 7', 'limit 8']));
+  });
+
+  it('answers the rows, mapped as Drizzle maps them', async () => {
+    await one.db.insert(countries).values({ cntry_code: 'AT', cntry_name: 'Österreich' });
+    const [row] = await runPrepared(one.db.select({ code: countries.cntry_code, name: countries.cntry_name }).from(countries).where(eq(countries.cntry_code, 'AT')));
+    expect(row).toEqual({ code: 'AT', name: 'Österreich' });
+  });
+});
+
+describe('rowLimit', () => {
+  it('takes whole numbers only, so nothing but a number is ever written into a statement', () => {
+    expect(() => rowLimit(1.5)).toThrow(RangeError);
+    expect(() => rowLimit(-1)).toThrow(RangeError);
+    expect(() => rowLimit(Number('50; drop table x'))).toThrow(RangeError);
+  });
+});
