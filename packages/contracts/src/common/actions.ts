@@ -69,6 +69,13 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
   /** The dialog's fields; an action without fields asks nothing (or only a confirmation). */
   fields?: readonly ActionField[];
   result: ActionResultKind;
+  /**
+   * The action changes the record it runs on (a field, an amount or count computed from other records, its
+   * version): a detail screen showing the record shows it as it is afterwards — the answered record of a
+   * `record` result, otherwise it loads the record again. Without it a screen keeps what it showed (a mail
+   * action, whose timestamps are set later when the SMTP server accepts the mail).
+   */
+  changesRecord?: boolean;
   /** The least role that may run it (spec §6). */
   level: Level;
   /** The views (view keys) that offer it; every view of the resource when absent. */

@@ -62,6 +62,7 @@ const upload = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'record',
+  changesRecord: true,
   level: 'user',
   upload: { field: 'file', maxBytes: MAX_UPLOAD_BYTES, types: DOCUMENT_FILE_KINDS },
   failureText: 'uploading document',

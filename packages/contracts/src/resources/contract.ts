@@ -168,6 +168,7 @@ const updateStatus = defineAction({
   fields: [{ name: 'contract_status_id', label: 'New status', kind: 'select', choices: 'contract_status' }],
   variants: STATUS_ACTIONS.map((a) => ({ label: a.label, input: { contract_status_id: a.target } })),
   result: 'record',
+  changesRecord: true,
   level: 'user',
   offeredWhen: (row, input) => {
     const from = statusOf(row);
@@ -188,6 +189,7 @@ const markSent = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'record',
+  changesRecord: true,
   level: 'user',
   offeredWhen: (row) => (row.contract_sent_date ? `The contract was already marked sent on ${String(row.contract_sent_date)}` : null),
   batch: { label: 'Mark contract sent' },

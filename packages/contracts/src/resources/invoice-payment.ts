@@ -80,6 +80,7 @@ const createPdf = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'record',
+  changesRecord: true,
   level: 'developer',
   failureText: 'creating pdf',
 });
@@ -102,6 +103,7 @@ const sendEmail = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'message',
+  changesRecord: true,
   level: 'user',
   batch: { label: 'Send Payment Confirmation', preview: true },
   confirm: "Send the payment confirmation to the student's address?",

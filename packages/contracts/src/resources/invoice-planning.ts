@@ -13,6 +13,7 @@ export const planInvoices = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'message',
+  changesRecord: true,
   level: 'user',
   batch: { label: 'Plan invoices', preview: true },
   failureText: 'planning invoices',
@@ -30,6 +31,7 @@ export const switchToSemesterPayment = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'message',
+  changesRecord: true,
   level: 'user',
   confirm: 'Split the planned yearly invoices of this contract into semesters?',
   failureText: 'switching to semester payment',
@@ -48,6 +50,7 @@ export const createTransactionFee = defineAction({
     { name: 'amount', label: 'Amount', kind: 'money' },
   ],
   result: 'message',
+  changesRecord: true,
   level: 'user',
   failureText: 'creating transaction fee',
 });

@@ -163,6 +163,7 @@ const createPdf = defineAction({
   scope: 'record',
   input: z.object({ invoice_date: isoDate('Invoice date').optional() }),
   result: 'record',
+  changesRecord: true,
   level: 'user',
   views: ['planned'],
   offeredWhen: (row) => (isNumbered(row) ? `Invoice ${String(row.number)} is already numbered` : null),
@@ -247,6 +248,7 @@ const linkRegistration = defineAction({
   input: z.object({ registration_fee_id: requiredRef('Registration fee') }),
   fields: [{ name: 'registration_fee_id', label: 'Registration fee', kind: 'select', choices: 'invoices' }],
   result: 'record',
+  changesRecord: true,
   level: 'user',
   views: ['numbered'],
   offeredWhen: (row) =>

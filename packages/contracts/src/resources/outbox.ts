@@ -51,6 +51,7 @@ const resend = defineAction({
   scope: 'record',
   input: z.object({}),
   result: 'record',
+  changesRecord: true,
   level: 'administrator',
   offeredWhen: (row) =>
     row.status === 'failed' || row.status === 'unknown' ? null : `Only a failed mail or one whose delivery is unknown can be sent again (this one is ${String(row.status)})`,

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { actionPath, type AnyAction, type AnyResource } from '@app/contracts';
 import { api, apiDownload, apiRequest } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
-import { refreshAfterWrite } from '../../lib/query-keys';
+import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
 import { failureTextOf } from './actions';
 
@@ -19,7 +19,8 @@ export interface RecordActionCall {
 
 /**
  * Runs one record action and handles its result by kind (CONVENTIONS "Actions"): a record is handed to
- * `onRecord` and the lists reload; a message is shown; a file is saved. A failure shows the server's 409
+ * `onRecord` and the lists reload; a message is shown; a file is saved. The record of an action that changes it
+ * (`changesRecord`) and answers something else is loaded again. A failure shows the server's 409
  * message or `Server error while {…}` (spec §8).
  */
 export function useRecordAction(resource: AnyResource, action: AnyAction, onRecord?: (row: Row) => void) {
@@ -39,10 +40,13 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
       const answer = await apiRequest<Row | { message: string }>(path, { method, body: input, headers });
       return action.result === 'record' ? { row: answer as Row } : { message: (answer as { message: string }).message };
     },
-    onSuccess: async ({ row, message }) => {
+    onSuccess: async ({ row, message }, { id }) => {
       if (row) onRecord?.(row);
       if (message) alerts.showSuccess(message);
       if (row || message) await refreshAfterWrite(queryClient, resource.key);
+      // An action that changed the record without answering it (Plan invoices: the planned amount): a screen
+      // showing the record loads it again, and with it what is counted from it (a contract's Documents (n)).
+      if (action.changesRecord && !row) await queryClient.invalidateQueries({ queryKey: queryKeys.detail(resource.key, id) });
     },
     onError: (error) => alerts.showFailure(error, failureTextOf(action)),
   });

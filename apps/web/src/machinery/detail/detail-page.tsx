@@ -5,7 +5,7 @@ import { defaultView, formatDateTime, referenceOf, type AnyResource, type ViewDe
 import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
 import { History } from './history';
-import type { FieldDef } from '../fields/types';
+import { fieldFor, type FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
 import { useDetail, type DeriveValues, type Detail } from './use-detail';
 
@@ -99,19 +99,23 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
                 </Title>
               )}
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-                {section.fields.map((def) => (
-                  <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
-                    <Field
-                      // A rule of this record keeps the field read-only: it says why.
-                      def={detail.readOnlyReason(def.name) && mode === 'edit' ? { ...def, description: detail.readOnlyReason(def.name) } : def}
-                      value={detail.values[def.name]}
-                      onChange={(v) => detail.setValue(def.name, v)}
-                      error={detail.fieldError(def.name)}
-                      required={detail.required.has(def.name)}
-                      readOnly={detail.isReadOnly(def)}
-                    />
-                  </div>
-                ))}
+                {section.fields.map((declared) => {
+                  const def = fieldFor(declared, record ?? {});
+                  // A rule of this record keeps the field read-only: it says why.
+                  const frozenBecause = mode === 'edit' ? detail.readOnlyReason(def.name) : undefined;
+                  return (
+                    <div key={def.name} style={def.span === 2 ? { gridColumn: '1 / -1' } : undefined}>
+                      <Field
+                        def={frozenBecause ? { ...def, description: frozenBecause } : def}
+                        value={detail.values[def.name]}
+                        onChange={(v) => detail.setValue(def.name, v)}
+                        error={detail.fieldError(def.name)}
+                        required={detail.required.has(def.name)}
+                        readOnly={detail.isReadOnly(def)}
+                      />
+                    </div>
+                  );
+                })}
               </SimpleGrid>
             </Stack>
           ))}

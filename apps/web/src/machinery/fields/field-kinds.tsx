@@ -358,7 +358,7 @@ function optionValue(wire: unknown, def: FieldDef): unknown {
   // Remembered filters and route presets arrive as texts: find the option they stand for.
   const inline = def.options?.find((o) => String(o.value) === String(wire));
   if (inline) return inline.value;
-  if (typeof wire === 'string' && def.choices && /^\d+$/.test(wire)) return Number(wire);
+  if (typeof wire === 'string' && (def.choices ?? def.choicesFor) && /^\d+$/.test(wire)) return Number(wire);
   return wire;
 }
 

@@ -37,9 +37,20 @@ export interface FieldDef<Name extends string = string> {
   options?: readonly SelectOption[];
   /** select: options loaded from `GET /{choices}/choice`, cached by checksum. */
   choices?: ChoiceListName;
+  /**
+   * select: the choice list when it depends on the record (a credit note's document types are not an
+   * invoice's), given the record a detail screen shows or, on a filter card, the view's fixed filter (what every
+   * row the card filters has). It takes the place of `choices` (see `fieldFor`).
+   */
+  choicesFor?: (record: Readonly<Record<string, unknown>>) => ChoiceListName;
   choiceParams?: Record<string, QueryValue>;
   /** boolean: Yes / No / empty instead of a checkbox (filters, where empty means "either"). */
   allowEmpty?: boolean;
+}
+
+/** The field as drawn for this record: a select whose choice list depends on the record names that list. */
+export function fieldFor(def: FieldDef, record: Readonly<Record<string, unknown>>): FieldDef {
+  return def.choicesFor ? { ...def, choices: def.choicesFor(record) } : def;
 }
 
 /** The props every field-kind input gets. */

@@ -23,7 +23,7 @@ import { alignOf, formatValue, keepsTogether } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
 import { HEADER_HEIGHT } from '../../lib/layout';
 import { BatchMenu } from '../batch/batch-menu';
-import type { FieldDef } from '../fields/types';
+import { fieldFor, type FieldDef } from '../fields/types';
 import { AdvancedFilterCard } from './advanced-filters';
 import { ListActions } from './list-actions';
 import { columnsOf, sortKeyOf, type AnyRow, type Cells, type Column, type RowOf } from './types';
@@ -136,7 +136,8 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const canWrite = hasLevel(descriptor.access.write) && !descriptor.readOnly;
   const canEditRows = canWrite && detailPath !== null;
   const newPath = props.newPath === undefined ? `${view.routes.detail}/new` : props.newPath;
-  const filterFields = props.filters ?? [];
+  // A filter whose choices depend on the view (a credit note's document types) gets the view's list.
+  const filterFields = (props.filters ?? []).map((def) => fieldFor(def, view.fixedFilter ?? {}));
   const { rows, pagination, selection } = overview;
   const columnCount = columns.length + 1 + (canEditRows || props.rowActions ? 1 : 0);
 

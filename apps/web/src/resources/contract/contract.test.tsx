@@ -454,9 +454,10 @@ describe('contract screen', () => {
     expect(await blobText(savedFiles[0]!.blob)).toBe('PK details');
   });
 
-  it('Create transaction fee asks invoice date and amount, and sends them', async () => {
+  it('Create transaction fee asks invoice date and amount, sends them, and shows the amounts the contract has afterwards', async () => {
     const api = contractApi({ 'POST /contracts/1/create_transaction_fee': { body: { message: 'Transaction fee 2026-00007 created' } } });
     const { user } = await openContract(1, api);
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, invoiced_amount: 12.5, to_be_payed_amount: 12.5 }) });
     await user.click(screen.getByRole('button', { name: 'Create transaction fee' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('button', { name: 'Create transaction fee' })).toBeDisabled();
@@ -465,6 +466,36 @@ describe('contract screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create transaction fee' }));
     expect(await screen.findByText('Transaction fee 2026-00007 created')).toBeInTheDocument();
     expect(api.last('POST /contracts/1/create_transaction_fee')!.body).toEqual({ invoice_date: '2026-02-01', amount: 12.5 });
+    // The action answers a message: the contract is read again for its amounts.
+    await waitFor(() => expect(screen.getByLabelText(/^Invoiced amount/)).toHaveValue('€ 12,50'));
+    expect(screen.getByLabelText(/^Amount to be paid/)).toHaveValue('€ 12,50');
+  });
+
+  it('Plan invoices reads the contract again: the planned amount is the one after planning', async () => {
+    const api = contractApi({ 'POST /contracts/1/plan_invoices': { body: { message: 'Planned 3 invoice(s) over € 9.150,50' } } });
+    const { user } = await openContract(1, api);
+    expect(screen.getByLabelText(/^Planned amount/)).toHaveValue('€ 0,00');
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, planned_amount: 9150.5 }) });
+    await user.click(screen.getByRole('button', { name: 'Plan invoices' }));
+    expect(await screen.findByText('Planned 3 invoice(s) over € 9.150,50')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText(/^Planned amount/)).toHaveValue('€ 9.150,50'));
+  });
+
+  it('Switch to semester payment reads the contract again: Instalments is set, and the next action sends the new version', async () => {
+    const api = contractApi({
+      'POST /contracts/1/switch_to_semester_payment': { body: { message: 'Split 2 yearly invoice(s) into semesters' } },
+      'POST /contracts/1/plan_invoices': { body: { message: 'Nothing to plan' } },
+    });
+    const { user } = await openContract(1, api);
+    expect(screen.getByRole('checkbox', { name: 'Instalments' })).not.toBeChecked();
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, instalments: true, edit_timestamp: LATER }) });
+    await user.click(screen.getByRole('button', { name: 'Switch to semester payment' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Instalments' })).toBeChecked());
+    // The switch changed the contract's version: an action after it is not refused as a stale one (409).
+    await user.click(screen.getByRole('button', { name: 'Plan invoices' }));
+    await waitFor(() => expect(api.sent('POST /contracts/1/plan_invoices')).toHaveLength(1));
+    expect(api.last('POST /contracts/1/plan_invoices')!.headers['if-match']).toBe(LATER);
   });
 
   it('links to the student, shows application number, status and amounts read-only', async () => {

@@ -136,4 +136,15 @@ describe('invoice payment detail', () => {
     await user.click(within(dialog).getByRole('button', { name: /Yes|OK|Send|Confirm/ }));
     expect(await screen.findByText('Server error while sending email')).toBeInTheDocument();
   });
+
+  it('sending the confirmation of a payment without a PDF reads the payment again: its PDF, made for the mail, can be downloaded', async () => {
+    const api = paymentApi({ 'POST /invoice_payments/7/send_email': { body: { message: 'E-mail queued' } } });
+    const { user } = renderApp('/invoicepayment/7', api);
+    await user.click(await screen.findByRole('button', { name: 'Send e-mail' }));
+    expect(screen.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
+    api.on('GET /invoice_payments/7', { body: { ...paymentRow, pdf_filename: 'Payment_Confirmation_P2026-00001.pdf', pdf_timestamp: SEEN } });
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Download PDF' })).toBeEnabled());
+  });
 });

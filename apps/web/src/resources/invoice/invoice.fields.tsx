@@ -1,4 +1,4 @@
-import { invoiceResource } from '@app/contracts';
+import { invoiceResource, type ChoiceListName } from '@app/contracts';
 import { defineFields, type SelectOption } from '../../machinery/fields/types';
 
 const YEAR_OPTIONS: readonly SelectOption[] = [1, 2, 3, 4, 5].map((y) => ({ value: y, label: String(y) }));
@@ -8,6 +8,9 @@ const SEMESTER_OPTIONS: readonly SelectOption[] = [
   { value: 1, label: '1' },
   { value: 2, label: '2' },
 ];
+
+/** A credit note has document types of its own (2, 4, 6, 8, 10), an invoice the odd ones (decision 018). */
+export const documentTypeChoices = (creditNote: boolean): ChoiceListName => (creditNote ? 'document_types_creditnotes' : 'document_types_invoices');
 
 const INVOICE = 'Invoice';
 const DATES = 'Dates';
@@ -24,7 +27,7 @@ export const invoiceFields = defineFields(invoiceResource, [
   { name: 'student_name', label: 'Student Name', kind: 'text', readOnly: true, group: INVOICE },
   { name: 'year', label: 'Year', kind: 'select', options: YEAR_OPTIONS, group: INVOICE },
   { name: 'semester', label: 'Semester', kind: 'select', options: SEMESTER_OPTIONS, group: INVOICE },
-  { name: 'document_type_id', label: 'Document Type', kind: 'select', choices: 'document_types_invoices', group: INVOICE },
+  { name: 'document_type_id', label: 'Document Type', kind: 'select', choicesFor: (row) => documentTypeChoices(row.is_creditnote === true), group: INVOICE },
   { name: 'pro_forma', label: 'Pro Forma', kind: 'boolean', group: INVOICE },
   { name: 'description', label: 'Description', kind: 'text', group: INVOICE },
 

@@ -1,5 +1,6 @@
 import { APPLICATION_ROUNDS, invoiceResource } from '@app/contracts';
 import { defineFilters, type SelectOption } from '../../machinery/fields/types';
+import { documentTypeChoices } from './invoice.fields';
 
 const ROUND_OPTIONS: readonly SelectOption[] = APPLICATION_ROUNDS.map((r) => ({ value: r, label: String(r) }));
 
@@ -12,7 +13,8 @@ export const invoiceFilters = defineFilters(invoiceResource, [
   { name: 'contract_status_id', label: 'Status', kind: 'select', choices: 'contract_status' },
   { name: 'instalments', label: 'Instalments', kind: 'boolean', allowEmpty: true },
   { name: 'program_id', label: 'Program', kind: 'select', choices: 'programs' },
-  { name: 'document_type_id', label: 'Document Type', kind: 'select', choices: 'document_types_invoices' },
+  // The Credit Notes view offers the credit notes' types; the invoice views the invoices'.
+  { name: 'document_type_id', label: 'Document Type', kind: 'select', choicesFor: (view) => documentTypeChoices(view.creditnote === 'true') },
   { name: 'email_sent', label: 'Email Sent', kind: 'boolean', allowEmpty: true },
   { name: 'open', label: 'Open', kind: 'boolean', allowEmpty: true },
   { name: 'pro_forma', label: 'Pro Forma', kind: 'boolean', allowEmpty: true },

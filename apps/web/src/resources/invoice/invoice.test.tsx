@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_TYPES } from '@app/contracts';
+import { DOCUMENT_TYPES, isCreditNoteType } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
 import { adminUser, choiceList, failure, page, plainUser, SEEN, session } from '../../test/fixtures';
@@ -62,7 +62,8 @@ function invoiceApi(answers: Answers = {}, user = plainUser) {
   return stubApi({
     ...session(user),
     ...choiceList('contracts', [{ id: 1, name: 'A000001' }]),
-    ...choiceList('document_types_invoices', DOCUMENT_TYPES.filter((t) => t.id % 2 === 1).map((t) => ({ id: t.id, name: t.name }))),
+    ...choiceList('document_types_invoices', DOCUMENT_TYPES.filter((t) => !isCreditNoteType(t.id)).map((t) => ({ id: t.id, name: t.name }))),
+    ...choiceList('document_types_creditnotes', DOCUMENT_TYPES.filter((t) => isCreditNoteType(t.id)).map((t) => ({ id: t.id, name: t.name }))),
     'GET /invoices': page([planned, numbered]),
     'GET /invoices/1': { body: planned },
     'GET /invoices/2': { body: numbered },
@@ -180,6 +181,28 @@ describe('invoice overviews (spec §2)', () => {
     expect(api.last('GET /invoices')!.query.get('numbered')).toBe('true');
   });
 
+  it("the Document Type filter offers the credit notes' types on Credit Notes and the invoices' types on the invoice views", async () => {
+    const api = invoiceApi({ 'GET /invoices': page([]) });
+    const { user, router } = renderApp('/invoices/creditnote', api);
+    await screen.findByText('No Data Available');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(within(screen.getByRole('form', { name: 'Advanced filter' })).getByRole('combobox', { name: /^Document Type/ }));
+    const creditNoteTypes = (await screen.findAllByRole('option')).map((o) => o.textContent);
+    expect(creditNoteTypes).toEqual([
+      'Credit note for invoice', 'Registration fee cancellation', 'Credit note for participation fee', 'Credit note for administration fee', 'Credit note for transaction fee',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Credit note for participation fee' }));
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('document_type_id')).toBe('6'));
+    expect(api.sent('GET /document_types_invoices/choice')).toHaveLength(0);
+
+    await router.navigate('/invoices/numbered');
+    expect(await screen.findByRole('heading', { name: 'Numbered Invoices' })).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(within(screen.getByRole('form', { name: 'Advanced filter' })).getByRole('combobox', { name: /^Document Type/ }));
+    await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Invoice', 'Registration fee', 'Participation fee', 'Administration fee', 'Transaction fee']));
+  });
+
   it('credit notes ask with the creditnote flag', async () => {
     const api = invoiceApi({ 'GET /invoices': page([]) });
     renderApp('/invoices/creditnote', api);
@@ -232,6 +255,18 @@ describe('invoice detail', () => {
     expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create Credit Note' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Link Registration Fee' })).not.toBeInTheDocument();
+  });
+
+  it("a credit note's Document Type is named from the credit notes' types, an invoice's from the invoices' types", async () => {
+    const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
+    const api = invoiceApi({ 'GET /invoices/3': { body: cn } });
+    const { router } = renderApp('/invoice/creditnote/3', api);
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /^Document Type/ })).toHaveValue('Credit note for participation fee'));
+    expect(api.sent('GET /document_types_invoices/choice')).toHaveLength(0);
+
+    await router.navigate('/invoice/numbered/2');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /^Document Type/ })).toHaveValue('Participation fee'));
+    expect(api.sent('GET /document_types_invoices/choice')).toHaveLength(1);
   });
 
   it('Link Registration Fee asks the fee and shows the linked number the server answers', async () => {
