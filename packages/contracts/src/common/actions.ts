@@ -73,7 +73,8 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
    * The action changes the record it runs on (a field, an amount or count computed from other records, its
    * version): a detail screen showing the record shows it as it is afterwards — the answered record of a
    * `record` result, otherwise it loads the record again. Without it a screen keeps what it showed (a mail
-   * action, whose timestamps are set later when the SMTP server accepts the mail).
+   * action, whose timestamps are set later when the SMTP server accepts the mail). On a list action: it changes
+   * the rows it covers, and the overview reads its page again afterwards (Export Payments marks them exported).
    */
   changesRecord?: boolean;
   /** The least role that may run it (spec §6). */

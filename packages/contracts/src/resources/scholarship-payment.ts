@@ -132,6 +132,7 @@ const exportPayments = defineAction({
   scope: 'list',
   input: ExportRequestSchema,
   result: 'file',
+  changesRecord: true,
   level: 'user',
   views: ['numbered'],
   filename: 'Payments.xlsx',

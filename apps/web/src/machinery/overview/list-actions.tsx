@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ActionIcon, Button, Menu } from '@mantine/core';
 import { CogIcon } from '../../lib/icons';
 import { actionPath, isImportAction, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
 import { api, apiDownload } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
+import { refreshAfterWrite } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
 import { actionFieldDefs, failureTextOf, listActionsOf } from '../actions/actions';
 import { InputDialog } from '../actions/input-dialog';
@@ -33,6 +34,7 @@ export function exportBody(overview: Pick<Overview, 'selection' | 'params'>): Ex
 
 function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem }: { overview: Overview<D>; action: AnyAction; asMenuItem?: boolean }) {
   const alerts = useAlerts();
+  const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [runId, setRunId] = useState<number | null>(null);
   const path = actionPath(overview.descriptor.apiPath, action, 'list');
@@ -47,6 +49,11 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
       const answer = await api.post<{ message?: string } & Partial<BatchStarted>>(path, body);
       if (answer.run_id !== undefined) setRunId(answer.run_id);
       else if (answer.message) alerts.showSuccess(answer.message);
+    },
+    // An action that changes the rows it covers (Export Payments marks them exported, and answers a file): the
+    // list shows them as they are afterwards.
+    onSuccess: async () => {
+      if (action.changesRecord) await refreshAfterWrite(queryClient, overview.descriptor.key);
     },
     onSettled: () => setAsking(false),
     onError: (error) => alerts.showFailure(error, failureTextOf(action)),

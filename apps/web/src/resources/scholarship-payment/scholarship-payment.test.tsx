@@ -90,10 +90,13 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(api.last('GET /scholarship_payments')!.query.get('numbered')).toBe('true');
     await user.click(screen.getByRole('button', { name: 'Export Payments' }));
     const dialog = await screen.findByRole('dialog', { name: 'Export Payments' });
+    // The export marks the rows exported: the overview reads its page again and shows when.
+    api.on('GET /scholarship_payments', page([{ ...numberedRow, exported_timestamp: '2026-03-06T09:30:00.000Z' }]));
     await user.click(within(dialog).getByRole('button', { name: 'Export Payments' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(savedFiles[0]!.filename).toBe('Payments.xlsx');
     expect(api.last('POST /scholarship_payments/export_payments')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
+    expect(await screen.findByRole('cell', { name: /^06-03-2026 / })).toBeInTheDocument();
   });
 
   it('University Fee Check asks the period and sends only it; Download SEPA file sends nothing of the list', async () => {
