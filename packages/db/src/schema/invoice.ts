@@ -71,9 +71,13 @@ export const invoices = pgTable(
     index('invoices_creditnote_number_idx').on(t.number, t.id).where(sql`${t.is_creditnote}`),
     // The planned view sorted by planned date: planned invoices are the latest dates, so the whole-table index
     // walked every numbered one first (2 s at 1M invoices).
-    // Its predicate is the view's whole condition, so a page by number skips index entries only (index-only).
     index('invoices_planned_view_date_idx').on(t.planned_date, t.id).where(sql`${t.number} is null and not ${t.is_creditnote}`),
-    index('invoices_planned_reference_idx').on(t.document_reference, t.id).where(sql`${t.number} is null and not ${t.is_creditnote}`),
+    // The planned view's default sort. Its predicate is the view's whole condition, so a page by number skips
+    // index entries only (index-only); the planned date after the key lets "planned before" be checked inside the
+    // index too, not on each invoice's row (54 ms → 1 ms for a date no planned invoice is before, 1M invoices).
+    index('invoices_planned_reference_date_idx')
+      .on(t.document_reference, t.id, t.planned_date)
+      .where(sql`${t.number} is null and not ${t.is_creditnote}`),
     index('invoices_planned_date_idx').on(t.planned_date, t.id),
     index('invoices_expiration_idx').on(t.expiration_date, t.id),
     index('invoices_document_type_idx').on(t.document_type_id, t.id),

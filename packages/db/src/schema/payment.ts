@@ -47,5 +47,10 @@ export const invoicePayments = pgTable(
     index('invoice_payments_date_idx').on(t.payment_date, t.id),
     index('invoice_payments_confirmation_idx').on(t.payment_confirmation_timestamp, t.id),
     index('invoice_payments_edit_idx').on(t.edit_timestamp, t.id),
+    // Payments whose confirmation is not sent yet (the batch Send Payment Confirmation), in the default sort; the
+    // payment date after the key so that "paid after" is checked inside the index.
+    index('invoice_payments_unconfirmed_idx')
+      .on(t.number, t.id, t.payment_date)
+      .where(sql`${t.payment_confirmation_timestamp} is null`),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { editAudit, users } from './auth.js';
 import { timestamptz } from './columns.js';
 import { contracts } from './contract.js';
@@ -62,6 +62,14 @@ export const scholarshipPayments = pgTable(
     comments: text('comments'),
     university_id: integer('university_id').references(() => universities.id),
     linked_invoice_id: integer('linked_invoice_id').references(() => invoices.id),
+    /**
+     * The contract's intake and scholarship, copied onto the payment so that the views' filters and the
+     * Scholarship overview read one table through one index (issue 11). Kept right by triggers (migration 0018):
+     * on insert and on a change of the payment's contract, and when a contract's intake or scholarship changes.
+     * Never written by the API; null only between an INSERT and its trigger, so in practice never.
+     */
+    intake: smallint('intake'),
+    scholarship_id: integer('scholarship_id'),
     /** What planning made the row from (`M12`, `A2026-09`, `U345`): planning twice plans nothing new. */
     plan_key: varchar('plan_key', { length: 40 }),
     payment_allowed: boolean('payment_allowed').notNull().default(false),
@@ -84,5 +92,16 @@ export const scholarshipPayments = pgTable(
     index('scholarship_payments_exported_idx').on(t.exported_timestamp, t.id),
     index('scholarship_payments_type_idx').on(t.scholarship_payment_type_id, t.id),
     index('scholarship_payments_edit_idx').on(t.edit_timestamp, t.id),
+    // The views filtered by intake (the Scholarship overview's links add scholarship and type) in their default
+    // sorts. The trailing type and scholarship are there to be filtered inside the index (index-only scans):
+    // page 1 and the count never visit the table.
+    index('scholarship_payments_planned_intake_idx')
+      .on(t.intake, t.planned_date, t.id, t.scholarship_payment_type_id, t.scholarship_id)
+      .where(sql`${t.number} is null`),
+    index('scholarship_payments_numbered_intake_idx')
+      .on(t.intake, t.number, t.id, t.scholarship_payment_type_id, t.scholarship_id)
+      .where(sql`${t.number} is not null`),
+    // The Scholarship overview: its groups in index order, and what it counts and sums, read from the index alone.
+    index('scholarship_payments_overview_idx').on(t.intake, t.scholarship_id, t.scholarship_payment_type_id, t.number, t.exported_timestamp, t.amount),
   ],
 );

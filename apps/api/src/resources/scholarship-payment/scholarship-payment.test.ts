@@ -5,10 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { scholarshipPaymentResource, todayIn } from '@app/contracts';
-import { documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
-import { setupTestApp } from '../../test/app.js';
+import { contracts, documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
+import { putAsRead, setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
@@ -400,6 +400,109 @@ describe('scholarship payments: university fee check, bulk edit, permissions', (
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual(calls.map(() => 403));
     const [still] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, p.id));
     expect(still!.number).toBeNull();
+  });
+});
+
+describe("scholarship payments: the contract's intake and scholarship on the payment (issue 11)", () => {
+  const keysOf = async (id: number) => {
+    const [row] = await t.db.select({ intake: scholarshipPayments.intake, scholarship_id: scholarshipPayments.scholarship_id }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id));
+    return row;
+  };
+  const ids = async (q: string) => {
+    const res = await api('get', `/scholarship_payments?per_page=200&${q}`, reader.token);
+    expect(res.status, `${q}: ${JSON.stringify(res.body)}`).toBe(200);
+    return (res.body.data as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
+  };
+
+  it("takes them from its contract, follows a change of the contract's intake or scholarship and of its own contract", async () => {
+    const c1 = await createContract(t.db, { student_id: student.id, intake: 2041, scholarship_id: 1 });
+    const c2 = await createContract(t.db, { student_id: student.id, intake: 2042, scholarship_id: 2 });
+    const created = await api('post', '/scholarship_payments').send({ ...valid(3), contract_id: c1.id });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const p = created.body.id as number;
+    expect(await keysOf(p)).toEqual({ intake: 2041, scholarship_id: 1 });
+    expect((await api('get', `/scholarship_payments/${p}`)).body).toMatchObject({ intake: 2041, scholarship_id: 1 });
+
+    // The contract's intake and scholarship change: its payments follow, in the filters and the overview too.
+    const edited = await putAsRead(t, user.token, `/contracts/${c1.id}`, { id: c1.id, intake: 2043, scholarship_id: 2 });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(await keysOf(p)).toEqual({ intake: 2043, scholarship_id: 2 });
+    expect(await ids('intake=2041')).toEqual([]);
+    expect(await ids('intake=2043&scholarship_id=2')).toEqual([p]);
+    const overview = await api('get', '/scholarship_payments/by_scholarship?intake=2043', reader.token);
+    expect(overview.body.data.map((r: { scholarship_id: number; planned_count: number }) => [r.scholarship_id, r.planned_count])).toEqual([[2, 1]]);
+
+    // The payment moves to another contract: it takes that contract's.
+    const moved = await putAsRead(t, user.token, `/scholarship_payments/${p}`, { id: p, contract_id: c2.id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await keysOf(p)).toEqual({ intake: 2042, scholarship_id: 2 });
+    expect(await ids('intake=2042')).toEqual([p]);
+    expect(await ids('intake=2043')).toEqual([]);
+
+    // Nothing else decides them: a direct write is put back to the contract's.
+    await t.db.update(scholarshipPayments).set({ intake: 1999, scholarship_id: 1 }).where(eq(scholarshipPayments.id, p));
+    expect(await keysOf(p)).toEqual({ intake: 2042, scholarship_id: 2 });
+  });
+
+  it('cannot be written through the API', async () => {
+    const res = await api('post', '/scholarship_payments').send({ ...valid(4), intake: 1999 });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors ?? {})).toContain('intake');
+  });
+
+  it('a payment made while its contract is being changed waits for that change and takes the new intake', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2044, scholarship_id: 1 });
+    const changer = await t.pool.connect();
+    const inserter = await t.pool.connect();
+    try {
+      await changer.query('begin');
+      await changer.query('update contracts set intake = 2045 where id = $1', [c.id]);
+      await inserter.query('begin');
+      const inserting = inserter.query<{ id: number; intake: number }>(
+        "insert into scholarship_payments (contract_id, scholarship_payment_type_id, amount, planned_date) values ($1, 1, 10, '2026-01-01') returning id, intake",
+        [c.id],
+      );
+      // The insert waits for the contract's row lock (FOR SHARE in the trigger) until the change commits.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await t.pool.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'insert into scholarship_payments%'");
+        if (rows[0].n > 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await changer.query('commit');
+      const { rows } = await inserting;
+      await inserter.query('commit');
+      expect(rows[0]!.intake).toBe(2045);
+      expect(await keysOf(rows[0]!.id)).toEqual({ intake: 2045, scholarship_id: 1 });
+    } finally {
+      changer.release();
+      inserter.release();
+    }
+  });
+
+  it('the filters by intake and scholarship return the rows of the contracts with that intake and scholarship', async () => {
+    const made: number[] = [];
+    for (const [intake, scholarship] of [[2046, 1], [2046, 2], [2047, 1]] as const) {
+      const c = await createContract(t.db, { student_id: student.id, intake, scholarship_id: scholarship });
+      for (const type of [1, 3]) made.push((await planned({ contract_id: c.id, scholarship_payment_type_id: type })).id);
+    }
+    const byContract = async (where: ReturnType<typeof sql>) =>
+      (
+        await t.db
+          .select({ id: scholarshipPayments.id })
+          .from(scholarshipPayments)
+          .innerJoin(contracts, eq(contracts.id, scholarshipPayments.contract_id))
+          .where(and(inArray(scholarshipPayments.id, made), where))
+      )
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
+    const within = (xs: number[]) => xs.filter((id) => made.includes(id));
+    expect(within(await ids('intake=2046'))).toEqual(await byContract(sql`${contracts.intake} = 2046`));
+    expect(within(await ids('intake=2046&scholarship_id=2'))).toEqual(await byContract(sql`${contracts.intake} = 2046 and ${contracts.scholarship_id} = 2`));
+    expect(within(await ids('planned=true&intake=2046&scholarship_payment_type_id=3'))).toEqual(
+      await byContract(sql`${contracts.intake} = 2046 and ${scholarshipPayments.scholarship_payment_type_id} = 3`),
+    );
+    expect(within(await ids('scholarship_id=2'))).toEqual(await byContract(sql`${contracts.scholarship_id} = 2`));
+    expect(await ids('intake=2046')).toHaveLength(4);
   });
 });
 
