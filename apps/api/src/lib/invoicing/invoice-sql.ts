@@ -38,7 +38,9 @@ export function invoiceSearch(term: string): SQL | undefined {
 export const invoiceOwnFilters = {
   planned: (v: unknown) => (v === 'true' ? and(isNull(i.number), not(i.is_creditnote)) : or(isNotNull(i.number), i.is_creditnote)),
   numbered: (v: unknown) => (v === 'true' ? and(isNotNull(i.number), not(i.is_creditnote)) : or(isNull(i.number), i.is_creditnote)),
-  creditnote: (v: unknown) => eq(i.is_creditnote, v === 'true'),
+  // Written as the column, not compared with a parameter: a prepared statement's generic plan cannot tell that
+  // `is_creditnote = $1` means the partial index of credit notes, and walked every number instead (0.7–0.9 s a page).
+  creditnote: (v: unknown) => (v === 'true' ? sql`${i.is_creditnote}` : not(i.is_creditnote)),
   contract_id: (v: unknown) => eq(i.contract_id, Number(v)),
   document_type_id: (v: unknown) => eq(i.document_type_id, Number(v)),
   email_sent: (v: unknown) => (v === 'true' ? isNotNull(i.email_timestamp) : isNull(i.email_timestamp)),

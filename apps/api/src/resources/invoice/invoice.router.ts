@@ -74,6 +74,12 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     countJoins: (q) => q,
     sortJoins: { contract: joinContractStudent, student_name: joinContractStudent },
     neverNull: ['contract'],
+    // The views' sorts (spec §2) page by keyset: a numbered invoice has a number by the view's own condition, a
+    // credit note by invoices_creditnote_number_check, a planned invoice a reference by invoices_planned_reference_check.
+    neverNullWhen: {
+      number: (f) => f.numbered === 'true' || f.creditnote === 'true',
+      document_reference: (f) => f.planned === 'true',
+    },
     search: invoiceSearch,
     // One definition of each filter field (lib/invoicing/invoice-sql.ts): the contract filter's invoice fields reuse them.
     filters: invoiceFilters,
