@@ -158,9 +158,14 @@ function refuseUnknownFields(schema: AnyResource['createSchema'], input: unknown
   }
 }
 
-/** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
+/** User text as part of a LIKE pattern: `%`, `_` and `\` match themselves. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** An ILIKE pattern finding the user's text anywhere. */
 export function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeEscape(term)}%`;
 }
 
 /** A change that overwrites fields must say which version of the record it was made on (issue 10). */

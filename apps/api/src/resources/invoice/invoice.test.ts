@@ -147,6 +147,20 @@ describe('invoices: views and the advanced filter', () => {
   });
 });
 
+describe('invoices: the quick filter', () => {
+  it('shows the numbers that start with the text first, then the other matches in the list\'s order', async () => {
+    const c = await createContract(t.db);
+    const n = await planned({ contract_id: c.id, number: 'QF-2099-00001', invoice_date: '2026-01-10' });
+    const note = await planned({ contract_id: c.id, number: 'CN-QF-2099-00001', invoice_date: '2026-01-20', document_type_id: 6, linked_invoice_id: n.id, amount: '1.00' });
+    const later = await planned({ contract_id: c.id, number: 'QF-2099-00002', invoice_date: '2026-01-10' });
+    const found = async (q: string) => (await api('get', `/invoices?${q}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await found('search=qf-2099&sort=number|asc')).toEqual([n.id, later.id, note.id]);
+    expect(await found('search=qf-2099&sort=number|desc')).toEqual([later.id, n.id, note.id]);
+    // Found by the contract's application number, all of them alike: in the list's order.
+    expect(await found(`search=${c.application_number}&sort=number|asc`)).toEqual([note.id, n.id, later.id]);
+  });
+});
+
 describe('invoices: the views page by keyset (decision 017)', () => {
   type Page = { data: { id: number }[]; links: { next?: string; prev?: string } };
   let c: Awaited<ReturnType<typeof createContract>>;
