@@ -368,7 +368,7 @@ for (const [label, url, deep] of [
   const join = url.includes('?') ? '&' : '?';
   const res = await fetch(`${base}${API}${url}${join}page=${deep - 1}`, { headers: { authorization } });
   const { next } = ((await res.json()) as { links: { next?: string } }).links;
-  // A list whose sort column may be empty (a planned invoice's reference) has no keyset: pages by number only.
+  // A list whose sort column may be empty has no keyset (decision 017): pages by number only.
   const byNumber = `by its number (skips ${((deep - 1) * 50).toLocaleString('en')} rows)${next ? '' : ', no keyset for this sort'}`;
   const cases: [string, string, string][] = [
     ...(next ? [[`${label}: page ${deep}`, `${url}${join}page=${deep}&cursor=${next}`, `Next page from ${deep - 1}`] as [string, string, string]] : []),

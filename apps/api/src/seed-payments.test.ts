@@ -18,7 +18,7 @@ describe('scale data: invoice payments (issue 14 point 6)', () => {
       document_type_id: 5,
     }));
     await t.db.insert(invoices).values(values);
-    await t.db.insert(invoices).values({ ...base, amount: '5.00', planned_date: '2026-01-01' });
+    await t.db.insert(invoices).values({ ...base, amount: '5.00', planned_date: '2026-01-01', document_reference: 'REF' });
     await t.db.insert(documentCounters).values({ kind: 'invoice_payment', year: 2026, last_value: 7 });
 
     const made = await t.db.transaction((tx) => seedScalePayments(tx));

@@ -1,13 +1,14 @@
-import { and, sql, type SQL } from 'drizzle-orm';
-import { students } from '@app/db';
+import { and, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { contracts, students } from '@app/db';
+import { likeEscape, likePattern } from './crud/crud-service.js';
 
 /** The words of a search text (at most five), each escaped for LIKE. */
-function searchWords(text: string): string[] {
+export function searchWords(text: string): string[] {
   return text
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 5)
-    .map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`));
+    .map(likeEscape);
 }
 
 /** Every word of the text must occur in the key, whatever the accents and case: served by the key's trigram index. */
@@ -36,3 +37,16 @@ export const nameKeys: readonly SQL[] = [sql`${students.last_name_key}`, sql`${s
 
 /** Students whose first or last name starts with the text come first. */
 export const nameRank = (text: string) => prefixRank(nameKeys, text);
+
+/**
+ * The contracts a quick filter's text finds: by application number, or by their student's name (the contract and
+ * invoice quick filters). A condition on `contracts` alone whose two arms are index searches PostgreSQL combines
+ * in one bitmap (BitmapOr): the application number's trigram index, and the students found by name as an array
+ * probed on contracts_student_idx. As an array, not a join: PostgreSQL expected a quarter of the students a
+ * common name finds and read every contract instead. As one condition, not a union of the two: the union's ids
+ * had to be looked up again (100k contracts, "Yıl": count 23 → 10 ms, page 27–35 → 16–21 ms).
+ */
+export function contractMatches(text: string): SQL {
+  const byName = sql`${contracts.student_id} = any(array(select ${students.id} from ${students} where ${nameMatches(text) ?? sql`false`}))`;
+  return or(ilike(contracts.application_number, likePattern(text)), byName)!;
+}

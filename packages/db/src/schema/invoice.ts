@@ -62,6 +62,10 @@ export const invoices = pgTable(
     check('invoices_semester_check', sql`${t.semester} between 0 and 2`),
     // A number comes with its date and PDF: they are set in one transaction (create_pdf).
     check('invoices_numbered_check', sql`${t.number} is null or ${t.invoice_date} is not null`),
+    // What the views sort by is never empty in them (their conditions: lib/invoicing/invoice-sql.ts), so their
+    // pages go by keyset (decision 017): a credit note has a number, a planned invoice a document reference.
+    check('invoices_creditnote_number_check', sql`not ${t.is_creditnote} or ${t.number} is not null`),
+    check('invoices_planned_reference_check', sql`${t.number} is not null or ${t.is_creditnote} or ${t.document_reference} is not null`),
     index('invoices_contract_idx').on(t.contract_id, t.id),
     index('invoices_linked_idx').on(t.linked_invoice_id).where(sql`${t.linked_invoice_id} is not null`),
     // The views' default sorts and filters (spec §2), each with the id that breaks ties.

@@ -100,6 +100,12 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    */
   neverNull?: readonly string[];
   /**
+   * Sortable fields that are never NULL in a list with a given filter (an invoice's number in the credit-note
+   * view): field → whether the query's filters make it so. The database must hold the rule (a CHECK, or the
+   * filter's own condition), or a keyset page would skip the rows whose key is empty.
+   */
+  neverNullWhen?: Readonly<Record<string, (filters: Readonly<Record<string, unknown>>) => boolean>>;
+  /**
    * One condition builder per advanced filter field of the descriptor. It also gets every filter value given, for
    * fields that hold together (one EXISTS for several fields of another table); the others then answer nothing.
    */
@@ -152,9 +158,14 @@ function refuseUnknownFields(schema: AnyResource['createSchema'], input: unknown
   }
 }
 
-/** `%`, `_` and `\` match themselves in an ILIKE pattern built from user text. */
+/** User text as part of a LIKE pattern: `%`, `_` and `\` match themselves. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** An ILIKE pattern finding the user's text anywhere. */
 export function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${likeEscape(term)}%`;
 }
 
 /** A change that overwrites fields must say which version of the record it was made on (issue 10). */
@@ -249,13 +260,16 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
   /**
    * The order's columns (the id last) when a page can be found from the row beside it — keyset paging: every
-   * key a column that is never NULL, all in one direction. Otherwise pages are found by skipping rows.
+   * key a column that is never NULL (always, or in a list with these filters), all in one direction. Otherwise
+   * pages are found by skipping rows.
    */
-  function keysetOf(sort: readonly SortKey[]): { keys: AnyPgColumn[]; direction: SortDirection } | undefined {
+  function keysetOf(sort: readonly SortKey[], filters: Readonly<Record<string, unknown>>): { keys: AnyPgColumn[]; direction: SortDirection } | undefined {
     const keys: AnyPgColumn[] = [];
     for (const k of sort) {
       const c = columnOf(k.field);
-      const neverNull = c !== undefined && ((c.table === config.table && c.notNull) || config.neverNull?.includes(k.field));
+      const neverNull =
+        c !== undefined &&
+        ((c.table === config.table && c.notNull) || config.neverNull?.includes(k.field) || config.neverNullWhen?.[k.field]?.(filters) === true);
       if (!neverNull || k.direction !== sort[0]?.direction) return undefined;
       keys.push(c);
     }
@@ -414,7 +428,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         return { total: Number(counted?.total ?? 0), estimated: false };
       };
       const pageJoins = pageJoinsOf(query.sort, query.search);
-      const keyset = query.search ? undefined : keysetOf(query.sort);
+      const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
       const pageIds = () =>
         pageJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic())
           .where(where)

@@ -16,7 +16,7 @@ describe('contract money in SQL (DESIGN §11)', () => {
 
   it('sums numbered invoices less their credit notes, and planned invoices apart, exact to the cent', async () => {
     const c = await createContract(t.db);
-    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
     const [n] = await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `M-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
     await t.db.insert(invoices).values({ ...base, amount: '0.20', number: `M-${c.id}-2`, invoice_date: '2026-01-01' });
     await t.db.insert(invoices).values({ ...base, amount: '0.05', number: `CN-M-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
@@ -26,7 +26,7 @@ describe('contract money in SQL (DESIGN §11)', () => {
 
   it('openAmountOf answers what is still open on one invoice as exact text, after its credit notes', async () => {
     const c = await createContract(t.db);
-    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
     const [n] = await t.db.insert(invoices).values({ ...base, amount: '0.30', number: `O-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
     expect(await openAmountOf(t.db, n!.id)).toBe('0.30');
     await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `CN-O-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
@@ -36,7 +36,7 @@ describe('contract money in SQL (DESIGN §11)', () => {
 
   it('subtracts the payments, and as of a date counts only what was booked by then', async () => {
     const c = await createContract(t.db);
-    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01' };
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
     const [n] = await t.db.insert(invoices).values({ ...base, amount: '1234.56', number: `Q-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
     await t.db.insert(invoicePayments).values([
       { number: `QP-${c.id}-1`, invoice_id: n!.id, payment_date: '2026-01-10', amount_paid: '0.30', commission: '0.10' },

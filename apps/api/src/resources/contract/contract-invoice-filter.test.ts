@@ -28,6 +28,7 @@ const row = (values: Partial<typeof invoices.$inferInsert> & { contract_id: numb
   description: 'Fee',
   planned_date: '2026-03-01',
   document_type_id: 1,
+  document_reference: 'REF',
   ...values,
 });
 // A: an open participation fee, e-mailed, due 2026-04-01.

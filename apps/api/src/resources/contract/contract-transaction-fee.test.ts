@@ -68,7 +68,7 @@ describe('contracts: download numbered invoice details (xlsx)', () => {
     const [inv] = await t.db.select().from(invoices).where(eq(invoices.contract_id, c.id));
     const cn = await post('/invoices').send({ linked_invoice_id: inv!.id, amount: 40.25, description: 'Partly waived' });
     expect(cn.status, cn.text).toBe(201);
-    await t.db.insert(invoices).values({ contract_id: c.id, year: 1, semester: 0, amount: '9.99', description: 'Still planned', planned_date: '2035-09-01' });
+    await t.db.insert(invoices).values({ contract_id: c.id, year: 1, semester: 0, amount: '9.99', description: 'Still planned', planned_date: '2035-09-01', document_reference: 'REF' });
     const res = await post(`/contracts/${c.id}/download_invoice_details`, reader.token).send({}).buffer(true).parse(binaryParser);
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toContain(`Invoice_Details_${c.application_number}.xlsx`);

@@ -155,7 +155,7 @@ describe('invoice payments: the money follows at once', () => {
   it('refuses a payment on a planned invoice and on a credit note with 409 and the reason', async () => {
     const { contract } = await contractWithStudent();
     const inv = await numbered(contract.id, '100.00');
-    const [planned] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '10.00', description: 'Planned', planned_date: '2026-03-01' }).returning();
+    const [planned] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '10.00', description: 'Planned', planned_date: '2026-03-01', document_reference: 'REF' }).returning();
     const [cn] = await t.db
       .insert(invoices)
       .values({ contract_id: contract.id, year: 1, semester: 0, amount: '10.00', description: 'Credit', number: `CN-${inv.number}`, invoice_date: '2026-03-06', document_type_id: 6, linked_invoice_id: inv.id })

@@ -24,6 +24,7 @@ const row = (values: Partial<typeof invoices.$inferInsert>) => ({
   description: 'Participation fee year 1',
   planned_date: '2026-03-01',
   document_type_id: 5,
+  document_reference: 'REF',
   ...values,
 });
 const [inv1, inv2, , otherInv] = await t.db

@@ -33,7 +33,7 @@ async function contractFor() {
 async function numbered(contractId: number, values: Partial<typeof invoices.$inferInsert> = {}, invoiceDate?: string) {
   const [p] = await t.db
     .insert(invoices)
-    .values({ contract_id: contractId, year: 1, semester: 0, amount: '1000.00', description: 'Participation fee year 1', planned_date: '2026-03-01', document_type_id: 5, ...values })
+    .values({ contract_id: contractId, year: 1, semester: 0, amount: '1000.00', description: 'Participation fee year 1', planned_date: '2026-03-01', document_type_id: 5, document_reference: 'REF', ...values })
     .returning();
   const res = await api('post', `/invoices/${p!.id}/create_pdf`).send(invoiceDate ? { invoice_date: invoiceDate } : {});
   expect(res.status, res.text).toBe(200);
@@ -121,7 +121,7 @@ describe('credit notes (issue 13 point 6)', () => {
 
   it('is refused for a planned invoice or a credit note (409), and names bad or copied fields (400)', async () => {
     const { contract } = await contractFor();
-    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01' }).returning();
+    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01', document_reference: 'REF' }).returning();
     const planned = await api('post', '/invoices').send({ linked_invoice_id: p!.id, amount: 1, description: 'x' });
     expect(planned.status).toBe(409);
     expect(planned.body.message).toBe('Only a numbered invoice can be credited: create the invoice first');
@@ -257,7 +257,7 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
 
   it('is refused for a planned invoice (409) and for a Reader (403); a credit note can be mailed', async () => {
     const { contract } = await contractFor();
-    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01' }).returning();
+    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01', document_reference: 'REF' }).returning();
     const planned = await api('post', `/invoices/${p!.id}/send_email`).send({});
     expect(planned.status).toBe(409);
     const inv = await numbered(contract.id);
@@ -283,7 +283,7 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     expect(await mailsOf(a.id)).toEqual([]);
     const run = await waitForRun(t, user.token, (await api('post', '/invoices/batch/send_email').send({ ids: [a.id, b.id], reminder: true })).body.run_id);
     expect(run).toMatchObject({ status: 'finished', total: 2, failed: 1, label: 'Send Email Reminder' });
-    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${b.number}: A reminder is sent only for an invoice of document type 1 (Invoice)`);
+    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${b.number} REF: A reminder is sent only for an invoice of document type 1 (Invoice)`);
     await waitFor('the reminder', () => row(a.id), (r) => r.email_reminder_timestamp !== null);
     const plain = await waitForRun(t, user.token, (await api('post', '/invoices/batch/send_email').send({ ids: [a.id, b.id] })).body.run_id);
     expect(plain).toMatchObject({ status: 'finished', total: 2, failed: 0, label: 'Send Email' });
@@ -330,7 +330,7 @@ describe('failures of create_pdf and send_email (issue 18 point 4)', () => {
   it('a template that does not render: 500 saying which template, no internals, nothing numbered or queued', async () => {
     const { contract } = await contractFor();
     const inv = await numbered(contract.id);
-    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01' }).returning();
+    const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01', document_reference: 'REF' }).returning();
     const broken = 'title: {% if %}\n--- intro ---\nx';
     await t.db.insert(templates).values([
       { internalname: 'invoice_pdf', content: broken, filename: 'invoice_pdf.liquid' },

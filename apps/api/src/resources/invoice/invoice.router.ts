@@ -19,7 +19,7 @@ import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { openAmountOf } from '../../lib/invoicing/money.js';
-import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
+import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -74,7 +74,14 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     countJoins: (q) => q,
     sortJoins: { contract: joinContractStudent, student_name: joinContractStudent },
     neverNull: ['contract'],
+    // The views' sorts (spec §2) page by keyset: a numbered invoice has a number by the view's own condition, a
+    // credit note by invoices_creditnote_number_check, a planned invoice a reference by invoices_planned_reference_check.
+    neverNullWhen: {
+      number: (f) => f.numbered === 'true' || f.creditnote === 'true',
+      document_reference: (f) => f.planned === 'true',
+    },
     search: invoiceSearch,
+    searchRank: invoiceSearchRank,
     // One definition of each filter field (lib/invoicing/invoice-sql.ts): the contract filter's invoice fields reuse them.
     filters: invoiceFilters,
     // A view is the unfiltered list of its kind (880k numbered invoices: an exact count ≈ 300 ms), and "open"

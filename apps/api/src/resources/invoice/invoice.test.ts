@@ -33,7 +33,7 @@ const valid = (n: number) => ({
 async function planned(values: Partial<typeof invoices.$inferInsert> = {}) {
   const [row] = await t.db
     .insert(invoices)
-    .values({ contract_id: contract.id, year: 1, semester: 0, amount: '1234.56', description: 'Participation fee year 1', planned_date: '2026-03-01', document_type_id: 5, ...values })
+    .values({ contract_id: contract.id, year: 1, semester: 0, amount: '1234.56', description: 'Participation fee year 1', planned_date: '2026-03-01', document_type_id: 5, document_reference: values.number ? null : 'REF', ...values })
     .returning();
   return row!;
 }
@@ -144,6 +144,86 @@ describe('invoices: views and the advanced filter', () => {
     expect(await ids(`student_id=${s.id}&application_round=4&contract_status_id=3&instalments=true&program_id=${c.program_id}`)).toEqual([p.id]);
     expect(await ids(`student_id=${s.id}&instalments=false`)).toEqual([]);
     expect(await ids(`search=${encodeURIComponent(c.application_number)}`)).toEqual([p.id]);
+  });
+});
+
+describe('invoices: the quick filter', () => {
+  it('shows the numbers that start with the text first, then the other matches in the list\'s order', async () => {
+    const c = await createContract(t.db);
+    const n = await planned({ contract_id: c.id, number: 'QF-2099-00001', invoice_date: '2026-01-10' });
+    const note = await planned({ contract_id: c.id, number: 'CN-QF-2099-00001', invoice_date: '2026-01-20', document_type_id: 6, linked_invoice_id: n.id, amount: '1.00' });
+    const later = await planned({ contract_id: c.id, number: 'QF-2099-00002', invoice_date: '2026-01-10' });
+    const found = async (q: string) => (await api('get', `/invoices?${q}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await found('search=qf-2099&sort=number|asc')).toEqual([n.id, later.id, note.id]);
+    expect(await found('search=qf-2099&sort=number|desc')).toEqual([later.id, n.id, note.id]);
+    // Found by the contract's application number, all of them alike: in the list's order.
+    expect(await found(`search=${c.application_number}&sort=number|asc`)).toEqual([note.id, n.id, later.id]);
+  });
+});
+
+describe('invoices: the views page by keyset (decision 017)', () => {
+  type Page = { data: { id: number }[]; links: { next?: string; prev?: string } };
+  let c: Awaited<ReturnType<typeof createContract>>;
+  beforeAll(async () => {
+    c = await createContract(t.db);
+    // Seven of each kind, made out of order; references shared in pairs, so ties on the reference fall across page borders.
+    for (let k = 0; k < 7; k++) {
+      await planned({ contract_id: c.id, document_reference: `KEYSET-${(k * 3) % 4}` });
+      const n = await planned({ contract_id: c.id, number: `KS-${(k * 7) % 10}${k}`, invoice_date: '2026-01-10' });
+      await planned({ contract_id: c.id, number: `CN-KS-${(k * 3) % 10}${k}`, invoice_date: '2026-01-20', document_type_id: 6, linked_invoice_id: n.id, amount: '1.00' });
+    }
+  });
+  const get = async (query: string): Promise<Page> => {
+    const res = await api('get', `/invoices?contract_id=${c.id}&${query}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body as Page;
+  };
+  const ids = (page: Page) => page.data.map((r) => r.id);
+
+  it.each([
+    'planned=true&sort=document_reference|asc',
+    'planned=true&sort=document_reference|desc',
+    'numbered=true&sort=number|asc',
+    'numbered=true&sort=number|desc',
+    'creditnote=true&sort=number|asc',
+    'creditnote=true&sort=number|desc',
+  ])('%s: Next and Previous page lead to the rows of the numbered pages', async (view) => {
+    const all = ids(await get(`${view}&per_page=100`));
+    expect(all).toHaveLength(7);
+    let page = await get(`${view}&per_page=2&page=1`);
+    const walked = ids(page);
+    for (let n = 2; n <= 4; n++) {
+      expect(page.links.next, `${view} page ${n - 1}`).toMatch(/^after:\d+$/);
+      const next = await get(`${view}&per_page=2&page=${n}&cursor=${page.links.next}`);
+      expect(ids(next)).toEqual(ids(await get(`${view}&per_page=2&page=${n}`)));
+      walked.push(...ids(next));
+      page = next;
+    }
+    expect(walked).toEqual(all);
+    expect(page.links.next).toBeUndefined();
+    const back = await get(`${view}&per_page=2&page=3&cursor=${page.links.prev}`);
+    expect(ids(back)).toEqual(ids(await get(`${view}&per_page=2&page=3`)));
+  });
+
+  it('gives no cursor where the sort key may be empty: all invoices, or the planned ones, by number', async () => {
+    for (const list of ['sort=number|asc', 'planned=true&sort=number|asc', 'numbered=false&sort=number|asc', 'sort=document_reference|asc']) {
+      const page = await get(`${list}&per_page=2&page=2`);
+      expect(page.data, list).toHaveLength(2);
+      expect(page.links, list).not.toHaveProperty('next');
+      expect(page.links, list).not.toHaveProperty('prev');
+    }
+  });
+
+  it('cannot store a credit note without a number, nor a planned invoice without a reference', async () => {
+    const other = await createContract(t.db);
+    const insert = (values: string) =>
+      t.pool.query(`insert into invoices (contract_id, year, semester, amount, description, document_type_id, number, invoice_date, document_reference)
+        values (${other.id}, 1, 0, 1.00, 'Keyset', ${values})`);
+    await expect(insert(`6, null, '2026-01-20', 'REF'`)).rejects.toMatchObject({ constraint: 'invoices_creditnote_number_check' });
+    await expect(insert(`5, null, null, null`)).rejects.toMatchObject({ constraint: 'invoices_planned_reference_check' });
+    // A numbered invoice and a credit note need no reference.
+    await insert(`5, 'KS-NOREF', '2026-01-20', null`);
+    await insert(`6, 'CN-KS-NOREF', '2026-01-20', null`);
   });
 });
 

@@ -45,7 +45,7 @@ async function planned(values: Partial<typeof scholarshipPayments.$inferInsert> 
 async function feeInvoice(contractId: number, values: Partial<typeof invoices.$inferInsert> = {}) {
   const [row] = await t.db
     .insert(invoices)
-    .values({ contract_id: contractId, year: 1, semester: 0, amount: '3000', description: 'Participation fee', planned_date: '2024-09-01', document_type_id: 5, ...values })
+    .values({ contract_id: contractId, year: 1, semester: 0, amount: '3000', description: 'Participation fee', planned_date: '2024-09-01', document_type_id: 5, document_reference: 'REF', ...values })
     .returning();
   return row!;
 }
