@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { countries, connect, type DbHandle } from '@app/db';
 import { createTestDatabase } from '../test/db.js';
-import { rowLimit, runPrepared } from './prepared.js';
+import { hasParameters, rowLimit, runPrepared } from './prepared.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 // One connection: the prepared statements PostgreSQL shows are that connection's.
@@ -55,5 +55,14 @@ describe('rowLimit', () => {
     expect(() => rowLimit(1.5)).toThrow(RangeError);
     expect(() => rowLimit(-1)).toThrow(RangeError);
     expect(() => rowLimit(Number('50; drop table x'))).toThrow(RangeError);
+  });
+});
+
+describe('hasParameters', () => {
+  it('tells a condition with values from one without', () => {
+    expect(hasParameters(undefined)).toBe(false);
+    expect(hasParameters(isNotNull(countries.cntry_code))).toBe(false);
+    expect(hasParameters(eq(countries.cntry_code, 'DE'))).toBe(true);
+    expect(hasParameters(and(isNotNull(countries.cntry_code), eq(countries.id, 7)))).toBe(true);
   });
 });

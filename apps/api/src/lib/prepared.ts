@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 
 /** A Drizzle query that can run as a named prepared statement. */
 export interface Preparable<R> {
@@ -45,4 +46,16 @@ export function runPrepared<R>(query: Preparable<R>): Promise<R> {
 export function rowLimit(rows: number): number {
   if (!Number.isSafeInteger(rows) || rows < 0) throw new RangeError(`row limit must be a whole number, not ${rows}`);
   return sql.raw(String(rows)) as unknown as number;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Whether a condition carries values (a status, a date, a flag the user chose) as parameters. A statement whose
+ * plan depends on such values is better planned for them every time than prepared: after five runs PostgreSQL may
+ * keep one generic plan for every value, costed for an average value — an index walk fit for a rare status is a
+ * disaster for a status 90 % of the rows have, and "planned before" a date matches nothing or everything.
+ */
+export function hasParameters(condition: SQL | undefined): boolean {
+  return condition !== undefined && dialect.sqlToQuery(condition).params.length > 0;
 }

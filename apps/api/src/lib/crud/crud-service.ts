@@ -23,7 +23,7 @@ import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { rowLimit, runPrepared, type Preparable } from '../prepared.js';
+import { hasParameters, rowLimit, runPrepared, type Preparable } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
 /** Adds joins to a select. */
@@ -407,14 +407,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     /**
      * One page: the page's ids are found first (filter, sort, limit, offset: nothing else computed for the
      * rows skipped, and no lookup joined unless the order reads it), then only those rows get their joined names
-     * and computed columns. The count joins only what the filter needs. Without a search text the statements
-     * are prepared (planned once per connection); a searched list is planned for its text, whose selectivity
-     * decides between the search index and the sort's.
+     * and computed columns. The count joins only what the filter needs. A list whose filter holds no values
+     * (a view's own condition, a sort) runs prepared statements, planned once per connection; a searched or
+     * filtered list is planned for its text and values, whose selectivity decides which index serves it.
      */
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
       const where = whereOf(query);
       const order = orderOf(query.sort, query.search);
-      const run = <R>(q: Preparable<R> & { execute(): Promise<R> }): Promise<R> => (query.search ? q.execute() : runPrepared(q));
+      const forItsValues = Boolean(query.search) || hasParameters(where);
+      const run = <R>(q: Preparable<R> & { execute(): Promise<R> }): Promise<R> => (forItsValues ? q.execute() : runPrepared(q));
       const counting = async (): Promise<{ total: number; estimated: boolean }> => {
         if (!where && !query.exactCount) {
           const estimate = await estimatedRows();

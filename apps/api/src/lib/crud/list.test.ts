@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import request from 'supertest';
 import { contractResource, studentResource } from '@app/contracts';
+import { connect } from '@app/db';
+import { createApp } from '../../app.js';
 import { ESTIMATE_FROM_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
@@ -161,6 +164,36 @@ describe('keyset paging: the next and prev links', () => {
           }
         }
       }
+    }
+  });
+});
+
+describe('which list statements are prepared', () => {
+  it('a list without values in its filter is a named statement reused per connection; a filtered or searched one is planned for its values', async () => {
+    // The same application on one connection: PostgreSQL's pg_prepared_statements shows that connection's.
+    const one = connect(t.databaseUrl, { max: 1 });
+    try {
+      const app = createApp({ ...t.ctx, db: one.db });
+      const get = async (query: string) => {
+        const res = await request(app).get(`/api/v1.0/students${query}`).set('Authorization', `Bearer ${token}`);
+        expect(res.status, res.text).toBe(200);
+      };
+      const prepared = async () => (await one.pool.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map((r) => r.statement);
+
+      await get('?sort=city|desc');
+      await get('?sort=city|desc&page=2');
+      const listed = (await prepared()).filter((s) => s.includes('"city" desc'));
+      expect(listed.length).toBeGreaterThan(0);
+
+      await get('?sort=city|desc&bankinfo_requested_before=2025-01-01');
+      await get('?sort=city|desc&address=Berlin');
+      await get('?sort=city|desc&search=Pager');
+      const after = await prepared();
+      expect(after.filter((s) => s.includes('"bankinfo_request_timestamp" <'))).toEqual([]);
+      expect(after.filter((s) => s.includes('f_unaccent(lower("students"."address"'))).toEqual([]);
+      expect(after.filter((s) => s.includes('"city" desc'))).toEqual(listed);
+    } finally {
+      await one.close();
     }
   });
 });
