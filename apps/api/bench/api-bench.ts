@@ -85,25 +85,30 @@ const handle = connect(database.url);
 const jwtSecret = await jwtSecretFor(env);
 await seedBase(handle.db, { adminUsername: env.ADMIN_USERNAME, adminPassword: env.ADMIN_PASSWORD });
 const studentsNow = (await handle.pool.query<{ n: number }>('select count(*)::int as n from students')).rows[0]!.n;
+/** Whether this run seeded anything: its tables are then vacuumed, as autovacuum would have by the time staff use them. */
+let seeded = false;
 if (studentsNow < scale) {
   console.log(`seeding ${scale - studentsNow} students with contracts (the database holds ${studentsNow}, BENCH_SCALE=${scale}) …`);
   await seedScale(handle.db, scale - studentsNow);
+  seeded = true;
 }
 // Scale data seeded before invoices existed: every contract gets its invoices now (issue 13 point 11).
 const invoicesNow = (await handle.pool.query<{ n: number }>('select count(*)::int as n from invoices')).rows[0]!.n;
 if (invoicesNow === 0) {
   console.log('seeding ≈ 10 invoices per contract …');
   await handle.db.transaction((tx) => seedScaleInvoices(tx, 0));
-  await handle.pool.query('analyze invoices');
+  seeded = true;
 }
 // Scale data seeded before invoice payments existed: its numbered invoices get their payments now (issue 14 point 6).
 if ((await handle.pool.query<{ n: number }>('select count(*)::int as n from invoice_payments')).rows[0]!.n === 0) {
   const paid = await handle.db.transaction((tx) => seedScalePayments(tx));
   if (paid > 0) {
     console.log(`seeded ${paid} invoice payments`);
-    await handle.pool.query('analyze invoice_payments');
+    seeded = true;
   }
 }
+// Index-only scans read the table too until VACUUM sets the visibility map (and autovacuum may be off).
+if (seeded) await handle.pool.query('VACUUM (ANALYZE)');
 const sizes = (
   await handle.pool.query<{ students: number; contracts: number; events: number; invoices: number; planned: number; numbered: number; credit_notes: number }>(
     `select (select count(*) from students)::int as students, (select count(*) from contracts)::int as contracts, (select count(*) from log_events)::int as events,
@@ -445,6 +450,40 @@ for (const [label, url] of searches) {
   rows.push({ measure: `quick filter ${label} (${m.rows} rows)`, figure: pair(m.api), sql: pair(m.sql), ratio: `${(m.api.p50 / m.sql.p50).toFixed(2)} ×`, goal: 'p95 ≤ 30 ms', met: m.rows > 0 && m.api.p95 <= 30 });
 }
 
+/** Requests arriving at `rate` per second for `seconds` (exponential gaps from a seeded generator), each timed from when it was due. */
+async function openLoop(rate: number, seconds: number, paths: readonly string[]) {
+  let seed = 0x2024;
+  // mulberry32: the same arrivals in every run.
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const latencies: number[] = [];
+  const sent: Promise<void>[] = [];
+  let errors = 0;
+  const start = performance.now();
+  for (let due = start, i = 0; due - start < seconds * 1000; due += (-Math.log(1 - random()) / rate) * 1000, i++) {
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const dueAt = due;
+    sent.push(
+      fetch(`${base}${paths[i % paths.length]}`, { headers: { authorization } }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          if (!res.ok) errors++;
+          latencies.push(performance.now() - dueAt);
+        },
+        () => void errors++,
+      ),
+    );
+  }
+  await Promise.all(sent);
+  const sorted = latencies.sort((a, b) => a - b);
+  return { count: sent.length, errors, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // 4. 32 connections for 10 s, a mix of pages, sorts, filters, searches and details
 
@@ -483,17 +522,18 @@ rows.push({
   met: load.latency.p99 <= 50 && loadErrors === 0,
   goal024: '(capacity, for reference)',
 });
-// Decision 024's case: the same mix offered at a fixed rate (2.5 × an office's busiest minute), so a request
-// waits only behind requests that really arrived before it.
+// Decision 024's case: the same mix arriving as staff send it — independent requests at random moments (a Poisson
+// stream, seeded), each timed from the moment it was due, so a request that waits behind others counts its wait.
+// (autocannon's overallRate fires its connections in step, which measures bursts of 32, not an office.)
 const OFFERED_RATE = 50;
-const offered = await autocannon({ url: base, connections: 32, duration: 10, overallRate: OFFERED_RATE, headers: { authorization }, requests });
-const offeredErrors = offered.non2xx + offered.errors + offered.timeouts;
+const OFFERED_SECONDS = 20;
+const offered = await openLoop(OFFERED_RATE, OFFERED_SECONDS, requests.map((r) => r.path));
 rows.push({
-  measure: `${OFFERED_RATE} req/s offered over 32 connections, 10 s, same mix: p50 ${offered.latency.p50} ms, ${Math.round(offered.requests.average)} req/s, ${offeredErrors} errors`,
-  figure: `p99 ${offered.latency.p99} ms`,
+  measure: `${OFFERED_RATE} req/s arriving at random, ${OFFERED_SECONDS} s, same mix: ${offered.count} requests, p50 ${f1(offered.p50)} ms, ${offered.errors} errors`,
+  figure: `p99 ${f1(offered.p99)} ms`,
   goal: '(not in issue 11)',
   goal024: 'p99 ≤ 50 ms, 0 errors',
-  met024: offered.latency.p99 <= 50 && offeredErrors === 0,
+  met024: offered.p99 <= 50 && offered.errors === 0,
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { and, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { contracts, students } from '@app/db';
 import { likeEscape, likePattern } from './crud/crud-service.js';
 
@@ -49,4 +50,12 @@ export const nameRank = (text: string) => prefixRank(nameKeys, text);
 export function contractMatches(text: string): SQL {
   const byName = sql`${contracts.student_id} = any(array(select ${students.id} from ${students} where ${nameMatches(text) ?? sql`false`}))`;
   return or(ilike(contracts.application_number, likePattern(text)), byName)!;
+}
+
+/**
+ * The rows of another table (invoices, scholarship payments) whose contract the text finds: the contracts as an
+ * array probed on that table's contract index, one arm PostgreSQL can put in a BitmapOr beside the table's own.
+ */
+export function contractFound(contractId: AnyPgColumn, text: string): SQL {
+  return sql`${contractId} = any(array(select ${contracts.id} from ${contracts} where ${contractMatches(text)}))`;
 }

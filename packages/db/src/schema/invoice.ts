@@ -84,6 +84,10 @@ export const invoices = pgTable(
       .where(sql`${t.number} is null and not ${t.is_creditnote}`),
     index('invoices_planned_date_idx').on(t.planned_date, t.id),
     index('invoices_expiration_idx').on(t.expiration_date, t.id),
+    // The numbered view by deadline, latest first (chasing overdue invoices): on the index above a descending walk
+    // starts at the planned invoices, whose deadline is empty (NULLs sort first), and fetched each of them to
+    // reject it — 16,666 at scale, 42 ms warm and 0.7 s cold. The view's condition as the predicate skips them.
+    index('invoices_numbered_expiration_idx').on(t.expiration_date, t.id).where(sql`${t.number} is not null and not ${t.is_creditnote}`),
     index('invoices_document_type_idx').on(t.document_type_id, t.id),
     index('invoices_email_idx').on(t.email_timestamp, t.id),
     index('invoices_edit_idx').on(t.edit_timestamp, t.id),

@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { contracts, invoices } from '@app/db';
 import { likePattern } from '../crud/crud-service.js';
-import { contractMatches, searchWords } from '../search.js';
+import { contractFound, searchWords } from '../search.js';
 import { invoiceMoney } from './money.js';
 
 /**
@@ -23,14 +23,13 @@ const byContract = (condition: SQL): SQL => inArray(i.contract_id, sql`(select $
 /**
  * The quick filter of invoices: number, reference, or the contract's application number or student's name. Each
  * arm is an index search PostgreSQL combines in one bitmap (BitmapOr): the number and the reference through their
- * trigram indexes, the contracts found (lib/search.ts `contractMatches`) as an array probed on
+ * trigram indexes, the contracts found (lib/search.ts `contractFound`) as an array probed on
  * invoices_contract_idx. An OR with an `IN (subquery)` arm cannot be a bitmap: it read all million invoices
  * (2.2–3.6 s for one number); a union of ids fetched each found invoice again (0.6 s for a common name).
  */
 export function invoiceSearch(term: string): SQL | undefined {
   const pattern = likePattern(term);
-  const contractsFound = sql`select ${contracts.id} from ${contracts} where ${contractMatches(term)}`;
-  return or(ilike(i.number, pattern), ilike(i.document_reference, pattern), sql`${i.contract_id} = any(array(${contractsFound}))`);
+  return or(ilike(i.number, pattern), ilike(i.document_reference, pattern), contractFound(i.contract_id, term));
 }
 
 /**

@@ -73,3 +73,17 @@ describe('contracts filtered by an invoice field, counted', () => {
     expect((await list('/invoices?numbered=true&count=exact')).links.pagination).toEqual(expect.objectContaining({ total: exact!.n }));
   });
 });
+
+describe('scholarship payment views, counted (the same scale data)', () => {
+  it('a view with many rows is counted by estimate, like an unfiltered big list; exact on request and when narrowed', async () => {
+    const [exact] = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from scholarship_payments where number is null`)).rows;
+    expect(exact!.n).toBeGreaterThan(ESTIMATE_FROM_ROWS);
+    const estimated = (await list('/scholarship_payments?planned=true')).links.pagination;
+    expect(estimated.estimated).toBe(true);
+    expect(Math.abs(estimated.total - exact!.n) / exact!.n).toBeLessThan(0.1);
+    expect((await list('/scholarship_payments?planned=true&count=exact')).links.pagination).toEqual(expect.objectContaining({ total: exact!.n }));
+    const [one] = (await list('/scholarship_payments?planned=true&per_page=1')).data;
+    const narrowed = (await list(`/scholarship_payments?planned=true&contract_id=${(one as { contract_id?: number }).contract_id}`)).links.pagination;
+    expect(narrowed).not.toHaveProperty('estimated');
+  });
+});

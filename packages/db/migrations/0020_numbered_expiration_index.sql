@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_numbered_expiration_idx" ON "invoices" USING btree ("expiration_date","id") WHERE "invoices"."number" is not null and not "invoices"."is_creditnote";
