@@ -1,4 +1,4 @@
-import { API_BASE, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { API_BASE, FILE_MESSAGE_HEADER, type ErrorBody, type FieldErrors } from '@app/contracts';
 
 /**
  * The only place of the web that reads HTTP status codes (CONVENTIONS "Errors"). Every failed call is logged;
@@ -152,12 +152,24 @@ export function filenameFromDisposition(header: string | null): string | undefin
 export interface DownloadedFile {
   blob: Blob;
   filename: string | undefined;
+  /** What the server says beside the file (FILE_MESSAGE_HEADER): an export that left rows out says which. */
+  message?: string;
 }
 
-/** A call answered by a file (exports, documents): its bytes and the name from Content-Disposition. */
+function messageOf(header: string | null): string | undefined {
+  if (!header) return undefined;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A call answered by a file (exports, documents): its bytes, the name from Content-Disposition, and any message. */
 export async function apiDownload(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
   const response = await send(path, { method: 'POST', ...options }, '*/*');
-  return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition')) };
+  const message = messageOf(response.headers.get(FILE_MESSAGE_HEADER));
+  return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition')), ...(message ? { message } : {}) };
 }
 
 export const api = {

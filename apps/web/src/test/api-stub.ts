@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { API_BASE } from '@app/contracts';
+import { API_BASE, FILE_MESSAGE_HEADER } from '@app/contracts';
 
 /** A call the web made, as a test reads it. */
 export interface SentRequest {
@@ -20,7 +20,8 @@ export interface SentRequest {
 export interface Answer {
   status?: number;
   body?: unknown;
-  file?: { content: Blob; filename: string };
+  /** `message`: what the server says beside the file (its X-Message header). */
+  file?: { content: Blob; filename: string; message?: string };
 }
 
 /** `GET /countries`, `PUT /countries/1`: a method and a path under /api/v1.0, without the query. */
@@ -34,7 +35,11 @@ function response({ status = 200, body, file }: Answer): Response {
       ok,
       status,
       statusText: String(status),
-      headers: new Headers({ 'content-type': file.content.type || 'application/octet-stream', 'content-disposition': `attachment; filename="${file.filename}"` }),
+      headers: new Headers({
+        'content-type': file.content.type || 'application/octet-stream',
+        'content-disposition': `attachment; filename="${file.filename}"`,
+        ...(file.message ? { [FILE_MESSAGE_HEADER]: encodeURIComponent(file.message) } : {}),
+      }),
       blob: async () => file.content,
     } as Response;
   }

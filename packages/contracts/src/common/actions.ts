@@ -158,6 +158,12 @@ export function batchLabelOf(action: Pick<AnyAction, 'batch' | 'label'>, input: 
 }
 
 /** Most rows one batch run takes. */
+/**
+ * The header of a file answer that carries a message for the user beside the file (URI-encoded text): an export
+ * that left rows out says which and why. The web shows it after saving the file.
+ */
+export const FILE_MESSAGE_HEADER = 'X-Message';
+
 export const MAX_BATCH_ROWS = 2000;
 
 /**

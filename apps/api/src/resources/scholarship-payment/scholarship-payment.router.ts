@@ -5,6 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import {
   AppError,
+  FILE_MESSAGE_HEADER,
   paymentDateOf,
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
   scholarshipPaymentActions,
@@ -287,7 +288,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         userId,
         message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out for their bank data: ${refusedText}` : ''}`,
       });
-      return { exportId: exp!.id, xlsx, count: rows.length, total };
+      const leftOut = refused.length > 0 ? `; left out for their bank data (not exported): ${refusedText}` : '';
+      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${total}${leftOut}` };
     });
   }
 
@@ -404,7 +406,9 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
           contentType: XLSX,
           write: async (res) => {
             res.setHeader('X-Export-Id', String(done.exportId));
-            res.setHeader('Access-Control-Expose-Headers', 'X-Export-Id, Content-Disposition');
+            // What the user must know beside the file (a payment left out): shown by the web after saving it.
+            res.setHeader(FILE_MESSAGE_HEADER, encodeURIComponent(done.message));
+            res.setHeader('Access-Control-Expose-Headers', `X-Export-Id, ${FILE_MESSAGE_HEADER}, Content-Disposition`);
             res.attachment('Payments.xlsx');
             res.type(XLSX);
             res.send(done.xlsx);

@@ -562,6 +562,25 @@ describe('scholarship payments: bank data checked again at export, Export Select
     expect(row!.exported_timestamp).toBeNull();
   });
 
+  it('exports the payments whose bank data is valid and tells the user, beside the file, which it left out and why', async () => {
+    const good = await createStudent(t.db, bank);
+    const bad = await createStudent(t.db, bank);
+    const [kept] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: good.id })).id });
+    const [dropped] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: bad.id })).id });
+    await t.db.update(students).set({ payment_bank_iban: 'DE00370400440532013000' }).where(eq(students.id, bad.id));
+    const res = await download('/scholarship_payments/export_payments', { ids: [kept, dropped] });
+    expect(res.status).toBe(200);
+    const [keptRow, droppedRow] = await Promise.all(
+      [kept, dropped].map(async (id) => (await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!)))[0]!),
+    );
+    expect(keptRow.exported_timestamp).not.toBeNull();
+    expect(droppedRow.exported_timestamp).toBeNull();
+    expect(res.headers['access-control-expose-headers']).toContain('X-Message');
+    const message = decodeURIComponent(res.headers['x-message'] as string);
+    expect(message).toMatch(new RegExp(`^Exported 1 scholarship payment\\(s\\), total \\d+\\.\\d{2}; left out for their bank data \\(not exported\\): ${droppedRow.number} \\(The IBAN of .* is not valid\\)$`));
+    expect((await readSheet(res.body)).slice(1).map((r) => r[0])).toEqual([keptRow.number]);
+  });
+
   it('Export Selection answers Scholarship_Payments.xlsx with the selected rows', async () => {
     const a = await planned({ amount: '11.11' });
     const b = await planned({ amount: '22.22' });

@@ -79,7 +79,9 @@ describe('scholarship payment overviews (spec §2)', () => {
   it('numbered: adds Number, Payment Date, Exported and Export Allowed; Export Payments saves Payments.xlsx', async () => {
     const api = paymentApi({
       'GET /scholarship_payments': page([numberedRow]),
-      'POST /scholarship_payments/export_payments': { file: { content: new Blob(['PK']), filename: 'Payments.xlsx' } },
+      'POST /scholarship_payments/export_payments': {
+        file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total 10.00; left out for their bank data (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
+      },
     });
     const { user } = renderApp('/scholarshippayments/numbered', api);
     expect(await screen.findByRole('heading', { name: 'Numbered Scholarship Payments' })).toBeInTheDocument();
@@ -97,6 +99,8 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(savedFiles[0]!.filename).toBe('Payments.xlsx');
     expect(api.last('POST /scholarship_payments/export_payments')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
     expect(await screen.findByRole('cell', { name: /^06-03-2026 / })).toBeInTheDocument();
+    // What the export left out is said beside the file.
+    expect(await screen.findByText(/left out for their bank data \(not exported\): S2026-00009 \(The IBAN of Jo Doe is not valid\)$/)).toBeInTheDocument();
   });
 
   it('University Fee Check asks the period and sends only it; Download SEPA file sends nothing of the list', async () => {
