@@ -570,9 +570,9 @@ describe('scholarship payments: bank data checked again at export, Export Select
     await t.db.update(students).set({ payment_bank_iban: 'DE00370400440532013000' }).where(eq(students.id, bad.id));
     const res = await download('/scholarship_payments/export_payments', { ids: [kept, dropped] });
     expect(res.status).toBe(200);
-    const [keptRow, droppedRow] = await Promise.all(
-      [kept, dropped].map(async (id) => (await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!)))[0]!),
-    );
+    const rowOf = async (id: number) => (await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id)))[0]!;
+    const keptRow = await rowOf(kept!);
+    const droppedRow = await rowOf(dropped!);
     expect(keptRow.exported_timestamp).not.toBeNull();
     expect(droppedRow.exported_timestamp).toBeNull();
     expect(res.headers['access-control-expose-headers']).toContain('X-Message');
