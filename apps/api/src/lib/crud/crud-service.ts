@@ -507,6 +507,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         .orderBy(...orderOf(query.sort, query.search))
         .toSQL();
       const client = await pool.connect();
+      let ended = false;
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         // Every row is read: plan for the whole result, not for a quick first tenth (a cursor's default).
@@ -519,11 +520,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           if (batch.rows.length < batchSize) break;
         }
         await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        ended = true;
       } finally {
-        client.release();
+        // A failure, or a reader that stopped half-way (the client went away: the generator is closed, no error
+        // reaches it here): the snapshot must end before the connection goes back to the pool, or the next
+        // request on it would read this old snapshot and be refused every write. A connection whose ROLLBACK
+        // fails is closed, not reused.
+        let broken: Error | undefined;
+        if (!ended) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+        client.release(broken);
       }
     },
 
