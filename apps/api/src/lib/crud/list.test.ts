@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { contractResource, studentResource } from '@app/contracts';
-import { connect, countries } from '@app/db';
-import { countryModule } from '../../resources/country/country.router.js';
+import { connect } from '@app/db';
 import { createApp } from '../../app.js';
 import { ESTIMATE_FROM_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
@@ -193,26 +192,6 @@ describe('which list statements are prepared', () => {
       expect(after.filter((s) => s.includes('"bankinfo_request_timestamp" <'))).toEqual([]);
       expect(after.filter((s) => s.includes('f_unaccent(lower("students"."address"'))).toEqual([]);
       expect(after.filter((s) => s.includes('"city" desc'))).toEqual(listed);
-    } finally {
-      await one.close();
-    }
-  });
-});
-
-describe('an export read only in part', () => {
-  it('gives its connection back with the snapshot ended: the next write on that connection works', async () => {
-    // One connection: what the export leaves on it, the next query meets.
-    const one = connect(t.databaseUrl, { max: 1 });
-    try {
-      const { service } = countryModule({ ...t.ctx, db: one.db });
-      const rows = service.iterate({ sort: [{ field: 'cntry_name', direction: 'asc' }], search: undefined, filters: {}, exactCount: false }, ['id', 'cntry_name'], undefined, 100);
-      expect((await rows.next()).done).toBe(false);
-      // The reader stops (the client went away): the generator is closed half-way through the rows.
-      await rows.return(undefined);
-      const { rows: state } = await one.pool.query<{ readOnly: string }>(`select current_setting('transaction_read_only') as "readOnly"`);
-      expect(state[0]!.readOnly).toBe('off');
-      const [made] = await one.db.insert(countries).values({ cntry_code: 'ZZQ', cntry_name: 'After an export' }).returning({ id: countries.id });
-      expect(made!.id).toBeGreaterThan(0);
     } finally {
       await one.close();
     }

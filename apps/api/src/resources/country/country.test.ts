@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { countries } from '@app/db';
+import { connect, countries } from '@app/db';
+import { countryModule } from './country.router.js';
 import { setupTestApp } from '../../test/app.js';
 import { createCountry, userWithToken } from '../../test/factories.js';
 
@@ -230,5 +231,25 @@ describe('countries permissions', () => {
   it('answers 401 to anonymous calls', async () => {
     expect((await t.http().get('/api/v1.0/countries')).status).toBe(401);
     expect((await t.http().post('/api/v1.0/countries').send({ cntry_code: 'AN', cntry_name: 'Anon' })).status).toBe(401);
+  });
+});
+
+describe('an export read only in part', () => {
+  it('gives its connection back with the snapshot ended: the next write on that connection works', async () => {
+    // One connection: what the export leaves on it, the next query meets.
+    const one = connect(t.databaseUrl, { max: 1 });
+    try {
+      const { service } = countryModule({ ...t.ctx, db: one.db });
+      const rows = service.iterate({ sort: [{ field: 'cntry_name', direction: 'asc' }], search: undefined, filters: {}, exactCount: false }, ['id', 'cntry_name'], undefined, 100);
+      expect((await rows.next()).done).toBe(false);
+      // The reader stops (the client went away): the generator is closed half-way through the rows.
+      await rows.return(undefined);
+      const { rows: state } = await one.pool.query<{ readOnly: string }>(`select current_setting('transaction_read_only') as "readOnly"`);
+      expect(state[0]!.readOnly).toBe('off');
+      const [made] = await one.db.insert(countries).values({ cntry_code: 'ZZX', cntry_name: 'After an export' }).returning({ id: countries.id });
+      expect(made!.id).toBeGreaterThan(0);
+    } finally {
+      await one.close();
+    }
   });
 });
