@@ -26,18 +26,21 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
     .where(eq(contracts.id, contractId));
   if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
-  const [ms, [fee], feeInvoices, unis] = await Promise.all([
-    tx.select({ id: milestones.id, year: milestones.year, milestone_date: milestones.milestone_date, milestone_amount: milestones.milestone_amount }).from(milestones).where(sameCohort(milestones)),
-    tx.select({ monthly: studentFees.monthly_allowance_amount }).from(studentFees).where(sameCohort(studentFees)),
-    tx
-      .select({ id: invoices.id, year: invoices.year, semester: invoices.semester, planned_date: invoices.planned_date, invoice_date: invoices.invoice_date })
-      .from(invoices)
-      .where(and(eq(invoices.contract_id, contractId), eq(invoices.document_type_id, DOCUMENT_TYPE_PARTICIPATION_FEE), not(invoices.is_creditnote))),
-    tx
-      .select({ id: universities.id, payment_amount: universities.payment_amount })
-      .from(universities)
-      .where(inArray(universities.id, [contract.y1_university_id, contract.y2_university_id ?? contract.y1_university_id])),
-  ]);
+  // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg
+  // deprecates queuing them on one client, and pg 9 refuses it).
+  const ms = await tx
+    .select({ id: milestones.id, year: milestones.year, milestone_date: milestones.milestone_date, milestone_amount: milestones.milestone_amount })
+    .from(milestones)
+    .where(sameCohort(milestones));
+  const [fee] = await tx.select({ monthly: studentFees.monthly_allowance_amount }).from(studentFees).where(sameCohort(studentFees));
+  const feeInvoices = await tx
+    .select({ id: invoices.id, year: invoices.year, semester: invoices.semester, planned_date: invoices.planned_date, invoice_date: invoices.invoice_date })
+    .from(invoices)
+    .where(and(eq(invoices.contract_id, contractId), eq(invoices.document_type_id, DOCUMENT_TYPE_PARTICIPATION_FEE), not(invoices.is_creditnote)));
+  const unis = await tx
+    .select({ id: universities.id, payment_amount: universities.payment_amount })
+    .from(universities)
+    .where(inArray(universities.id, [contract.y1_university_id, contract.y2_university_id ?? contract.y1_university_id]));
   const drafts = scholarshipPaymentsToPlan({
     contract,
     milestones: ms,
