@@ -34,9 +34,7 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
       const headers = version ? { 'If-Match': version } : undefined;
       if (file) return { row: await api.upload<Row>(path, file, action.upload?.field ?? 'file', { headers }) };
       if (action.result === 'file') {
-        const downloaded = await apiDownload(path, { body: input, headers });
-        saveFile(downloaded, action.filename ?? 'download');
-        return { message: downloaded.message };
+        return { message: saveFile(await apiDownload(path, { body: input, headers }), action.filename ?? 'download') };
       }
       const answer = await apiRequest<Row | { message: string }>(path, { method, body: input, headers });
       return action.result === 'record' ? { row: answer as Row } : { message: (answer as { message: string }).message };

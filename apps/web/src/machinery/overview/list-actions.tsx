@@ -43,9 +43,8 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
       // What the action covers (DESIGN §4): the selection, or every row of the current filter.
       const body = action.selectionless ? input : { ...exportBody(overview), ...input };
       if (action.result === 'file') {
-        const file = await apiDownload(path, { body });
-        saveFile(file, action.filename ?? 'download');
-        if (file.message) alerts.showSuccess(file.message);
+        const message = saveFile(await apiDownload(path, { body }), action.filename ?? 'download');
+        if (message) alerts.showSuccess(message);
         return;
       }
       const answer = await api.post<{ message?: string } & Partial<BatchStarted>>(path, body);
