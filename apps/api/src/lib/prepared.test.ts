@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { countries, connect, type DbHandle } from '@app/db';
 import { createTestDatabase } from '../test/db.js';
 import { hasParameters, rowLimit, runPrepared } from './prepared.js';
@@ -47,6 +47,29 @@ describe('runPrepared', () => {
     await one.db.insert(countries).values({ cntry_code: 'AT', cntry_name: 'Österreich' });
     const [row] = await runPrepared(one.db.select({ code: countries.cntry_code, name: countries.cntry_name }).from(countries).where(eq(countries.cntry_code, 'AT')));
     expect(row).toEqual({ code: 'AT', name: 'Österreich' });
+  });
+
+  it('maps every kind of field as Drizzle does: timestamps, dates, typed and aliased SQL, empty values', async () => {
+    await one.db.insert(countries).values({ cntry_code: 'BE', cntry_name: 'België' });
+    const query = () =>
+      one.db
+        .select({
+          id: countries.id,
+          code: countries.cntry_code,
+          edited: countries.edit_timestamp,
+          day: sql<string>`date '2026-02-28'`,
+          count: sql<number>`'7'::text`.mapWith(Number),
+          doubled: sql<number>`${countries.id} * 2`.mapWith(Number).as('doubled'),
+          nothing: sql<string | null>`null::text`,
+        })
+        .from(countries)
+        .orderBy(asc(countries.id));
+    const drizzle = await query();
+    const prepared = await runPrepared(query());
+    expect(prepared).toEqual(drizzle);
+    expect(prepared[0]!.edited).toBeInstanceOf(Date);
+    expect(prepared[0]).toMatchObject({ day: '2026-02-28', count: 7, nothing: null });
+    expect(Object.keys(prepared[0]!)).toEqual(Object.keys(drizzle[0]!));
   });
 });
 
