@@ -77,7 +77,25 @@ describe('API answers', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = JSON.parse(brotliDecompressSync(res.body).toString());
     expect(body.data.length).toBeGreaterThan(100);
+  });
+
+  it('follow the client\'s Accept-Encoding: gzip when brotli is refused, as they are when neither is taken or the answer is small', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    const brotli = JSON.parse(brotliDecompressSync((await raw('/api/v1.0/countries?per_page=200', { ...auth, 'Accept-Encoding': 'br' })).body).toString());
+    const gz = await raw('/api/v1.0/countries?per_page=200', { ...auth, 'Accept-Encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(brotli);
+    const plain = await raw('/api/v1.0/countries?per_page=200', { ...auth, 'Accept-Encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body.toString())).toEqual(brotli);
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    const small = await raw('/api/v1.0/countries?per_page=1', { ...auth, 'Accept-Encoding': 'br' });
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString()).data).toHaveLength(1);
   });
 });
