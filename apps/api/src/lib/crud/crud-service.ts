@@ -485,6 +485,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         const tie = tieDirection(query.sort);
         const upTo = rowLimit(query.page * query.perPage);
         const rank = config.searchRank?.(query.search!) ?? sql`0`;
+        /** A part's rows up to the page's end: ranked by `searchRank` (the own part), or all of one rank (0 or 1). */
         const firstRows = (condition: SQL, ranked: SQL) =>
           sql`(${pageJoins(
             db
