@@ -53,7 +53,7 @@ function invoiceSearchFirst(term: string): SQL {
  * The quick filter in parts for finding a page (crud `searchParts`): the invoice's own number and reference
  * (trigram searches that find few rows), and the invoices of the contracts found, as a semi-join PostgreSQL
  * plans by its estimate of those contracts — a common name's 4,150 contracts hold 37k numbered invoices, whose
- * first page is found by walking the view's number index and looking each invoice's contract up (page 33 → 4 ms),
+ * first page is found by walking the view's number index and looking each invoice's contract up (its page 33 → 8 ms),
  * where one contract's handful of invoices is read through invoices_contract_idx.
  */
 export function invoiceSearchParts(term: string): { own: SQL; walked: SQL[]; first: SQL } {
