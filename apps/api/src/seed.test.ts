@@ -41,6 +41,11 @@ describe('seed data', () => {
     expect(made).toEqual({ students: 2000, contracts: 2000, invoices: expect.any(Number) as number });
     const n = (await t.db.execute<{ n: number }>(sql`select count(*)::int as n from contracts c join students s on s.id = c.student_id where s.email_address like 'scale%'`)).rows[0]!.n;
     expect(n).toBe(2000);
+    // Each contract carries its student's names (migration 0021), the seed's inserts too.
+    const named = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from contracts c join students s on s.id = c.student_id where c.application_id like 'SCALE-%' and (c.first_name, c.last_name) = (s.first_name, s.last_name)`,
+    );
+    expect(named.rows[0]!.n).toBe(2000);
     const active = await t.db.execute<{ n: number }>(
       sql`select count(*)::int as n from students s join contracts c on c.id = s.active_contract_id and c.student_id = s.id where s.email_address like 'scale%'`,
     );
@@ -48,7 +53,7 @@ describe('seed data', () => {
     // The trigram indexes, rebuilt after the insert, are all there again.
     const gin = async () =>
       (await t.db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename in ('students', 'contracts') and indexdef like '% USING gin %' order by 1`)).rows.map((r) => r.name);
-    expect(await gin()).toEqual(['contracts_application_number_trgm_idx', 'students_address_trgm_idx', 'students_email_trgm_idx', 'students_name_trgm_idx']);
+    expect(await gin()).toEqual(['contracts_application_number_trgm_idx', 'contracts_name_trgm_idx', 'students_address_trgm_idx', 'students_email_trgm_idx', 'students_name_trgm_idx']);
     // Four scholarship payments per contract; every other first milestone numbered, gapless per year, as the counters say.
     const payments = (await t.db.execute<{ n: number; numbered: number; exported: number }>(sql`
       select count(*)::int as n, count(p.number)::int as numbered, count(p.exported_timestamp)::int as exported

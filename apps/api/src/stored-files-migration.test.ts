@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
 import { connect, createDatabaseSql, migrationsFolder, runMigrations, storedFiles } from '@app/db';
-import { createContract, createUser } from './test/factories.js';
+import { createReferences, createStudent, createUser } from './test/factories.js';
 import { sha256 } from './test/files.js';
 import { readStoredFile } from './lib/files/stored-files.js';
 
@@ -44,7 +44,15 @@ describe('migration 0005 (stored files)', () => {
   it("moves every document's bytes into stored_files unchanged, with size, hash, type and uploader", async () => {
     const db = handle.db;
     const user = await createUser(db);
-    const contract = await createContract(db);
+    // A contract as the tables were then: the factory's insert names the columns of today (0021's names).
+    const refs = await createReferences(db);
+    const student = await createStudent(db);
+    const {
+      rows: [contract],
+    } = await db.execute<{ id: number }>(sql`
+      insert into contracts (student_id, scholarship_id, program_id, intake, application_round, application_id, y1_university_id, start_date, end_date)
+      values (${student.id}, 1, ${refs.program.id}, 2024, 1, 'APP-0005', ${refs.university.id}, '2024-09-01', '2026-08-31') returning id`);
+    if (!contract) throw new Error('no contract');
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(100_000)]);
     const text = Buffer.from('Zeugnis für Łukasz\n', 'utf8');
     // Documents as they were stored before 0005: bytes in contract_files itself.

@@ -66,6 +66,22 @@ export const contracts = pgTable(
     number: varchar('number', { length: 50 }),
     comments: text('comments'),
     ...editAudit(),
+    /**
+     * The student's names, copied here by triggers (migration 0021: whatever a write sets, they are the
+     * student's, and a student's new name reaches their contracts), with their keys as the students table stores
+     * them. The contract quick filter searches, ranks and sorts a contract by its own row: reaching each match's
+     * student cost two index probes per contract (100k contracts, "Yıl" finds 4,176: page 19 → 4 ms).
+     * The `$default` only satisfies the insert type; the trigger writes over it.
+     */
+    first_name: varchar('first_name', { length: 100 })
+      .notNull()
+      .$default(() => ''),
+    last_name: varchar('last_name', { length: 100 })
+      .notNull()
+      .$default(() => ''),
+    name_key: text('name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name || ' ' || last_name))`),
+    last_name_key: text('last_name_key').generatedAlwaysAs(sql`f_unaccent(lower(last_name))`),
+    first_name_key: text('first_name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name))`),
   },
   (t) => [
     index('contracts_student_idx').on(t.student_id),
@@ -78,6 +94,9 @@ export const contracts = pgTable(
     index('contracts_end_date_idx').on(t.end_date, t.id),
     index('contracts_sent_idx').on(t.contract_sent_date, t.id),
     index('contracts_edit_idx').on(t.edit_timestamp, t.id),
+    // The student's names as the contract overview sorts and searches them (the default sort is the last name).
+    index('contracts_last_name_idx').on(t.last_name, t.id),
+    index('contracts_first_name_idx').on(t.first_name, t.id),
   ],
 );
 

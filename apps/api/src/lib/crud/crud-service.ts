@@ -1,5 +1,5 @@
 import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type AnyPgColumn, type PgSelect, type PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
   formatCursor,
@@ -26,6 +26,13 @@ import { describeChanges, diffFields, recordEvent, type EventInput } from '../ev
 import { hasParameters, prepareNamed, rowLimit } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
+const dialect = new PgDialect();
+/** A quick filter in parts (CrudConfig `searchParts`). */
+export interface SearchParts {
+  own?: SQL;
+  walked: SQL[];
+  first: SQL;
+}
 /** Adds joins to a select. */
 export type Join = (q: PgSelect) => PgSelect;
 type Selection = Record<string, AnyPgColumn | SQL.Aliased | SQL>;
@@ -86,6 +93,17 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    * matches through the search index instead of walking the sort's index and testing every row.
    */
   searchRank?: (term: string) => SQL;
+  /**
+   * The quick filter in parts, for a table where it can find tens of thousands of rows (invoices: a common
+   * name's contracts hold 37k of them), with `searchRank`'s rank-0 rows as a condition (`first`). A searched page
+   * is then the union of each part's first rows in the list's order, so each part is planned for its own rows:
+   * `own` (the table's own text: few rows, collected and ranked), and each of `walked` twice — its rows that
+   * rank 0, then the others in the sort's order, which PostgreSQL finds by walking the sort's index when the
+   * part finds many rows and by collecting them when it finds few. `search` stays their OR for everything else
+   * (the exact count, exports). The count of such a list is the planner's estimate of the parts' rows when that
+   * is big (marked, as for an unfiltered list), exact on request and whenever the estimate is small.
+   */
+  searchParts?: (term: string) => SearchParts;
   /**
    * The join that reads each sortable field of another table (the same function for fields of one table), and
    * the one the search rank reads (`rankJoin`; none when it reads the table's own columns): a page is then found
@@ -335,9 +353,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     return estimate.rows;
   }
 
-  /** The planner's estimate of the rows a filter finds, when big enough to be worth it (EXPLAIN: planned, not run). */
-  async function plannedRows(where: SQL): Promise<number | undefined> {
-    const { sql: text, params } = withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(where).toSQL();
+  /**
+   * The planner's estimate of the rows a filter finds, when big enough to be worth it (EXPLAIN: planned, not run).
+   * Several conditions: the sum of their estimates (the parts of a search, each planned for its own rows).
+   */
+  async function plannedRows(where: SQL | SQL[]): Promise<number | undefined> {
+    const rowsOf = (condition: SQL) => withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(condition);
+    const { sql: text, params } = dialect.sqlToQuery(
+      Array.isArray(where) ? sql.join(where.map((w) => sql`(${rowsOf(w)})`), sql` union all `) : rowsOf(where).getSQL(),
+    );
     const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
     const planned = rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'];
     return planned !== undefined && planned >= ESTIMATE_FROM_ROWS ? Math.round(planned) : undefined;
@@ -381,6 +405,40 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       .orderBy(...keys.map((k) => (ascending ? asc(k) : desc(k))))
       .limit(rowLimit(query.perPage));
     return selectRows(db).where(inArray(table.id, ids)).orderBy(...orderOf(query.sort, query.search));
+  }
+
+  /**
+   * A searched page found part by part (`searchParts`): each part's first rows up to the end of the page, with
+   * their rank and sort keys, then the page among them. A row several parts find is one row of the union (the
+   * same rank and keys in each).
+   */
+  function pageByParts(query: ListQuery<Record<string, unknown>>, filtered: SQL | undefined, { own, walked, first }: SearchParts) {
+    const pageJoins = pageJoinsOf(query.sort, query.search);
+    const keys = query.sort.map((k) => ({ key: sortColumn(k.field), direction: k.direction }));
+    const tie = tieDirection(query.sort);
+    const upTo = rowLimit(query.page * query.perPage);
+    const rank = config.searchRank?.(query.search!) ?? sql`0`;
+    /** A part's rows up to the page's end: ranked by `searchRank` (the own part), or all of one rank (0 or 1). */
+    const firstRows = (condition: SQL, ranked: SQL) =>
+      sql`(${pageJoins(
+        db
+          .select({ id: sql`${table.id}`.as('id'), r: sql`${ranked}`.as('r'), ...Object.fromEntries(keys.map((k, i) => [`k${i}`, sql`${k.key}`.as(`k${i}`)])) })
+          .from(table as PgTable)
+          .$dynamic(),
+      )
+        .where(and(filtered, condition))
+        .orderBy(...(ranked === rank ? [asc(rank)] : []), ...keys.map((k) => (k.direction === 'asc' ? asc(k.key) : desc(k.key))), tie === 'asc' ? asc(table.id) : desc(table.id))
+        .limit(upTo)})`;
+    const arms = [
+      ...(own ? [firstRows(own, rank)] : []),
+      ...walked.flatMap((part) => [firstRows(and(first, part)!, sql`0`), firstRows(and(sql`not coalesce(${first}, false)`, part)!, sql`1`)]),
+    ];
+    const direction = (d: SortDirection) => (d === 'asc' ? sql`asc` : sql`desc`);
+    const ids = sql`(select u.id from (${sql.join(arms, sql` union `)}) u order by u.r asc, ${sql.join(
+      [...keys.map((k, i) => sql`${sql.identifier(`k${i}`)} ${direction(k.direction)}`), sql`u.id ${direction(tie)}`],
+      sql`, `,
+    )} limit ${rowLimit(query.perPage)} offset ${rowLimit((query.page - 1) * query.perPage)})`;
+      return selectRows(db).where(inArray(table.id, ids)).orderBy(...orderOf(query.sort, query.search));
   }
 
   /**
@@ -488,6 +546,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       // Kept for later requests of the same shape only when the filter holds no values (hasParameters).
       const statements = known ?? (shape !== undefined && !hasParameters(where) ? rememberShape(shape, listStatementsOf(query, where)) : undefined);
       const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
+      const parts = query.search ? config.searchParts?.(query.search) : undefined;
+      const filtered = parts ? whereOf({ search: undefined, filters: query.filters }) : undefined;
       const counting = async (): Promise<{ total: number; estimated: boolean }> => {
         if (!where && !query.exactCount) {
           const estimate = await estimatedRows();
@@ -497,11 +557,16 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           const estimate = await plannedRows(where);
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
+        if (parts && !query.exactCount) {
+          const estimate = await plannedRows([parts.own, ...parts.walked].flatMap((p) => (p ? [and(filtered, p)!] : [])));
+          if (estimate !== undefined) return { total: estimate, estimated: true };
+        }
         const [counted] = await (statements ? statements.count.execute() : countOf(where).execute());
         return { total: Number(counted?.total ?? 0), estimated: false };
       };
       const offset = (query.page - 1) * query.perPage;
       const keysetPage = async () => {
+        if (parts) return pageByParts(query, filtered, parts).execute();
         // A cursor whose row is gone finds nothing: the page is then found by its number.
         const { cursor } = query;
         let rows: Row[] = [];

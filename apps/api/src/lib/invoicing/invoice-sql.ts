@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { contracts, invoices } from '@app/db';
 import { likePattern } from '../crud/crud-service.js';
-import { contractFound, searchWords } from '../search.js';
+import { contractFound, contractMatches, searchWords } from '../search.js';
 import { invoiceMoney } from './money.js';
 
 /**
@@ -40,8 +40,29 @@ export function invoiceSearch(term: string): SQL | undefined {
  * them match.
  */
 export function invoiceSearchRank(term: string): SQL {
+  return sql`(case when ${invoiceSearchFirst(term)} then 0 else 1 end)`;
+}
+
+/** The invoices `invoiceSearchRank` puts first: their number starts with the text's first word. */
+function invoiceSearchFirst(term: string): SQL {
   const [first = ''] = searchWords(term);
-  return sql`(case when ${i.number} like ${`${first.toUpperCase()}%`} then 0 else 1 end)`;
+  return sql`${i.number} like ${`${first.toUpperCase()}%`}`;
+}
+
+/**
+ * The quick filter in parts for finding a page (crud `searchParts`): the invoice's own number and reference
+ * (trigram searches that find few rows), and the invoices of the contracts found, as a semi-join PostgreSQL
+ * plans by its estimate of those contracts — a common name's 4,150 contracts hold 37k numbered invoices, whose
+ * first page is found by walking the view's number index and looking each invoice's contract up (its page 33 → 8 ms),
+ * where one contract's handful of invoices is read through invoices_contract_idx.
+ */
+export function invoiceSearchParts(term: string): { own: SQL; walked: SQL[]; first: SQL } {
+  const pattern = likePattern(term);
+  return {
+    own: or(ilike(i.number, pattern), ilike(i.document_reference, pattern))!,
+    walked: [inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${contractMatches(term)})`)],
+    first: invoiceSearchFirst(term),
+  };
 }
 
 /** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */

@@ -11,7 +11,7 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { contractMatches, nameKeys, prefixRank } from '../../lib/search.js';
+import { contractMatches, contractNameKeys, prefixRank } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
 import { invoiceConditions } from '../../lib/invoicing/invoice-sql.js';
 import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
@@ -23,7 +23,7 @@ const joinStudent: Join = (q) => q.innerJoin(students, eq(students.id, c.student
 const joinStatus: Join = (q) => q.innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id));
 const joinScholarship: Join = (q) => q.innerJoin(scholarships, eq(scholarships.id, c.scholarship_id));
 const joinProgram: Join = (q) => q.innerJoin(programs, eq(programs.id, c.program_id));
-const studentName = sql<string>`${students.first_name} || ' ' || ${students.last_name}`;
+const studentName = sql<string>`${c.first_name} || ' ' || ${c.last_name}`;
 const fileCount = sql<number>`(select count(*)::int from ${contractFiles} where ${contractFiles.contract_id} = ${c.id})`;
 
 const plainFields = [
@@ -42,9 +42,10 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     table: c,
     columns: {
       ...Object.fromEntries(plainFields.map((f) => [f, c[f] as AnyPgColumn])),
+      // The contract's copy of its student's names (migration 0021): sorted and searched without the join.
       student_name: studentName,
-      first_name: students.first_name,
-      last_name: students.last_name,
+      first_name: c.first_name,
+      last_name: c.last_name,
       student_email: students.email_address,
       contract_status_name: contractStatuses.name,
       scholarship_code: scholarships.code,
@@ -57,19 +58,19 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     // Search and filters are on the contract itself (the name search is a subquery); the joins are to-one on required keys.
     countJoins: (q) => q,
     sortJoins: {
-      first_name: joinStudent,
-      last_name: joinStudent,
+      // The contract's own names: no join.
+      student_name: (q) => q,
       contract_status_name: joinStatus,
       scholarship_code: joinScholarship,
       program_shortname: joinProgram,
     },
-    rankJoin: joinStudent,
-    neverNull: ['first_name', 'last_name', 'contract_status_name', 'scholarship_code', 'program_shortname'],
+    neverNull: ['contract_status_name', 'scholarship_code', 'program_shortname'],
     // The application number or the student's name (lib/search.ts, the invoice quick filter's contracts too).
     search: contractMatches,
-    // Application numbers and student names that start with the text first.
-    searchRank: (term) =>
-      prefixRank([sql`lower(${c.application_number})`, ...nameKeys], term),
+    // Student names and application numbers that start with the text first: the contract's own columns. The
+    // names are compared first, as the search matches them far more often: a name that starts with the text
+    // spares lower-casing the application number (4,176 contracts for "Yıl": page 4.9 → 3.1 ms).
+    searchRank: (term) => prefixRank([...contractNameKeys, sql`lower(${c.application_number})`], term),
     filters: {
       contract_id: (v) => eq(c.id, Number(v)),
       student_id: (v) => eq(c.student_id, Number(v)),

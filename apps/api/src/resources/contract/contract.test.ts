@@ -89,6 +89,36 @@ describe('contracts: creation', () => {
     expect(await ids(c.application_number.toLowerCase())).toEqual([c.id]);
   });
 
+  it("keeps the student's names on the contract: a renamed student, a contract moved to another student, a direct write", async () => {
+    const s = await createStudent(t.db, { first_name: 'Renée', last_name: 'Oldname' });
+    const other = await createStudent(t.db, { first_name: 'Øystein', last_name: 'Othername' });
+    const c = await createContract(t.db, { student_id: s.id });
+    const found = async (q: string) => (await api('get', `/contracts?search=${encodeURIComponent(q)}`)).body.data.map((r: { id: number }) => r.id);
+    const names = async () => {
+      const row = (await api('get', `/contracts/${c.id}`)).body;
+      return [row.first_name, row.last_name, row.student_name];
+    };
+    expect(await names()).toEqual(['Renée', 'Oldname', 'Renée Oldname']);
+
+    expect((await putAsRead(t, user.token, `/students/${s.id}`, { id: s.id, last_name: 'Newname' })).status).toBe(200);
+    expect(await names()).toEqual(['Renée', 'Newname', 'Renée Newname']);
+    expect(await found('renee newname')).toEqual([c.id]);
+    expect(await found('Oldname')).toEqual([]);
+
+    expect((await putAsRead(t, user.token, `/contracts/${c.id}`, { id: c.id, student_id: other.id })).status).toBe(200);
+    expect(await names()).toEqual(['Øystein', 'Othername', 'Øystein Othername']);
+    expect(await found('oystein othername')).toEqual([c.id]);
+    expect(await found('Newname')).toEqual([]);
+
+    // Whatever writes the names, they are the student's.
+    await t.db.update(contracts).set({ first_name: 'Someone', last_name: 'Else' }).where(eq(contracts.id, c.id));
+    expect(await names()).toEqual(['Øystein', 'Othername', 'Øystein Othername']);
+    // A student that does not exist is still refused by its reference, not by the names.
+    const res = await api('post', '/contracts').send({ ...valid(3), student_id: 2_000_000_000 });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(Object.keys(res.body.errors ?? {})).toEqual(['student_id']);
+  });
+
   it('filters by contract, intake, round, status, program, scholarship and student', async () => {
     const other = await createStudent(t.db);
     const a = await createContract(t.db, { student_id: other.id, intake: 2031, application_round: 2 });

@@ -19,7 +19,7 @@ import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { openAmountOf } from '../../lib/invoicing/money.js';
-import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
+import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -82,6 +82,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     },
     search: invoiceSearch,
     searchRank: invoiceSearchRank,
+    searchParts: invoiceSearchParts,
     // One definition of each filter field (lib/invoicing/invoice-sql.ts): the contract filter's invoice fields reuse them.
     filters: invoiceFilters,
     // A view is the unfiltered list of its kind (880k numbered invoices: an exact count ≈ 300 ms), and "open"

@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { invoiceResource, todayIn } from '@app/contracts';
 import { documentCounters, invoices, storedFiles } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
-import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { binaryParser, createContract, createReferences, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
+import { ESTIMATE_FROM_ROWS } from '../../lib/crud/crud-service.js';
 
 const t = await setupTestApp();
 await startTestWorkers(t);
@@ -158,6 +159,83 @@ describe('invoices: the quick filter', () => {
     expect(await found('search=qf-2099&sort=number|desc')).toEqual([later.id, n.id, note.id]);
     // Found by the contract's application number, all of them alike: in the list's order.
     expect(await found(`search=${c.application_number}&sort=number|asc`)).toEqual([note.id, n.id, later.id]);
+  });
+
+  it('finds every page in every sort as the whole list orders it: own number and reference, the contracts\' invoices, ranked', async () => {
+    // The text's first word starts some numbers: those of the student's contracts come first, found through
+    // the contracts; the other contract's is not found at all.
+    const zora = await createStudent(t.db, { first_name: 'Zora', last_name: 'Pagefind' });
+    const [c1, c2] = [await createContract(t.db, { student_id: zora.id }), await createContract(t.db, { student_id: zora.id })];
+    const c3 = await createContract(t.db);
+    const numbered = (contractId: number, number: string, k: number) =>
+      planned({ contract_id: contractId, number, invoice_date: `2026-01-${10 + k}`, amount: `${100 + ((k * 7) % 5)}.00`, year: 1 + (k % 2), semester: k % 3 });
+    const p9 = await numbered(c1!.id, 'PAGEFIND-9', 1);
+    const p3 = await numbered(c2!.id, 'PAGEFIND-3', 2);
+    const [f2, f4, f1, f3] = [await numbered(c1!.id, 'PF-2', 3), await numbered(c1!.id, 'PF-4', 4), await numbered(c2!.id, 'PF-1', 5), await numbered(c2!.id, 'PF-3', 6)];
+    const x = await numbered(c3.id, 'X-PAGEFIND ZORA', 7);
+    const [r1, r2] = [await planned({ contract_id: c1!.id, document_reference: 'PAGEFIND-R1' }), await planned({ contract_id: c3.id, document_reference: 'REF pagefind zora' })];
+    // By number: those that start with the text, then the others, then the planned ones (no number) by id.
+    const expected = [p3, p9, f1, f2, f3, f4, x, r1, r2].map((r) => r.id);
+    await numbered(c3.id, 'PAGEFIND-1', 8);
+    const get = (query: string) => api('get', `/invoices?search=Pagefind%20Zora&${query}`);
+    const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((r) => r.id);
+
+    const byNumber = await get('sort=number|asc&per_page=200');
+    expect(ids(byNumber)).toEqual(expected);
+    expect(byNumber.body.links.pagination).toMatchObject({ total: expected.length });
+    expect(byNumber.body.links.pagination).not.toHaveProperty('estimated');
+    for (const field of invoiceResource.sortable) {
+      for (const direction of ['asc', 'desc']) {
+        const all = await get(`sort=${field}|${direction}&per_page=200`);
+        expect(all.status, `${field} ${direction}: ${all.text}`).toBe(200);
+        expect([...ids(all)].sort(), `${field} ${direction}`).toEqual([...expected].sort());
+        expect([...ids(all).slice(0, 2)].sort(), `${field} ${direction}: numbers that start with the text first`).toEqual([p3.id, p9.id].sort());
+        for (const page of [2, 3]) {
+          const part = await get(`sort=${field}|${direction}&per_page=3&page=${page}`);
+          expect(ids(part), `${field} ${direction} page ${page}`).toEqual(ids(all).slice((page - 1) * 3, page * 3));
+        }
+      }
+    }
+  });
+
+  it("counts a search that finds many invoices by the planner's estimate, marked; exactly on request and when it finds few", async () => {
+    // 1,500 students of that name with a contract and ten numbered invoices each: spread as real data is, so the
+    // planner's estimate of the contracts' invoices is close (all of one contract would be estimated at a few hundred).
+    const { cntry_id } = await createStudent(t.db);
+    const refs = await createReferences(t.db);
+    const rows = 15_000;
+    await t.db.execute(sql`
+      with s as (
+        insert into students (first_name, last_name, address, zip, city, cntry_id, birth_date, email_address)
+        select 'Estelle', 'Countmany ' || n, 'Street 1', '10115', 'Berlin', ${cntry_id}, '2000-01-31', 'estelle@example.org' from generate_series(1, ${rows / 10}) n
+        returning id),
+      c as (
+        insert into contracts (student_id, scholarship_id, program_id, intake, application_round, application_id, y1_university_id, start_date, end_date)
+        select id, 1, ${refs.program.id}, 2024, 1, 'MANY-' || id, ${refs.university.id}, '2024-09-01', '2026-08-31' from s
+        returning id)
+      insert into invoices (contract_id, year, semester, amount, description, planned_date, invoice_date, document_type_id, number)
+      select c.id, 1, 0, 10.00, 'Many', '2026-03-01', '2026-03-01', 5, 'MANY-' || lpad((row_number() over ())::text, 6, '0')
+      from c cross join generate_series(1, 10) k`);
+    await t.db.execute(sql`analyze students`);
+    await t.db.execute(sql`analyze contracts`);
+    await t.db.execute(sql`analyze invoices`);
+
+    const estimated = (await api('get', '/invoices?numbered=true&search=Countmany')).body;
+    expect(estimated.data).toHaveLength(50);
+    expect(estimated.links.pagination.estimated).toBe(true);
+    expect(estimated.links.pagination.total).toBeGreaterThanOrEqual(ESTIMATE_FROM_ROWS);
+    expect(Math.abs(estimated.links.pagination.total - rows) / rows).toBeLessThan(0.5);
+
+    const exact = (await api('get', '/invoices?numbered=true&search=Countmany&count=exact')).body.links.pagination;
+    expect(exact).toMatchObject({ total: rows });
+    expect(exact).not.toHaveProperty('estimated');
+    const last = (await api('get', `/invoices?numbered=true&search=Countmany&per_page=160&page=${Math.ceil(rows / 160)}`)).body.links.pagination;
+    expect(last).toMatchObject({ total: rows, to: rows });
+    expect(last).not.toHaveProperty('estimated');
+    // A search that finds few is counted.
+    const few = (await api('get', '/invoices?numbered=true&search=MANY-00001')).body.links.pagination;
+    expect(few).toMatchObject({ total: 10 });
+    expect(few).not.toHaveProperty('estimated');
   });
 });
 
