@@ -20,11 +20,15 @@ export function safeText(value: string): string {
 /** XML 1.0 cannot hold most control characters or a lone surrogate: they are left out, the rest escaped. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const XML_SPECIAL = /[&<>"]/;
+/**
+ * Anything xmlText would change: one scan of the text, so that the common plain text (nearly every name and
+ * number in an export) is used as it is, without the two scans and the copies of cleaning and escaping.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_WORK = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 function xmlText(text: string): string {
-  const clean = text.replace(NOT_XML, '');
-  if (!XML_SPECIAL.test(clean)) return clean;
-  return clean.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  if (!NEEDS_WORK.test(text)) return text;
+  return text.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** Days since 1899-12-30: a spreadsheet's date serial. */
@@ -128,6 +132,49 @@ async function write(stream: Writable, chunk: string, signal: AbortSignal): Prom
   if (!stream.write(chunk)) await once(stream, 'drain', { signal });
 }
 
+const EDGE_SPACE = /^\s|\s$/;
+
+/** Writes one cell of a value (never null or empty) as XML, or nothing when the value is not of its format. */
+type CellWriter = (ref: string, value: unknown) => string;
+
+/**
+ * The cell writer of a column's declared format, chosen once per column rather than once per cell: a cell is
+ * written 1.7 million times in an export of 100k contracts.
+ */
+function cellWriter(format: ValueFormat | undefined, offsetAt: (ms: number) => number): CellWriter {
+  switch (format) {
+    case 'money':
+    case 'number': {
+      const style = format === 'money' ? ' s="4"' : '';
+      return (ref, value) => {
+        const n = typeof value === 'number' ? value : Number(value);
+        return Number.isFinite(n) ? `<c r="${ref}"${style}><v>${n}</v></c>` : '';
+      };
+    }
+    case 'date':
+      return (ref, value) => {
+        // A calendar date: its serial is whole days, so no time zone moves it to another day.
+        const day = Date.parse(`${String(value).slice(0, 10)}T00:00:00Z`);
+        return Number.isNaN(day) ? '' : `<c r="${ref}" s="2"><v>${(day - EPOCH_MS) / DAY_MS}</v></c>`;
+      };
+    case 'datetime':
+      return (ref, value) => {
+        const ms = value instanceof Date ? value.getTime() : Date.parse(String(value));
+        return Number.isNaN(ms) ? '' : `<c r="${ref}" s="3"><v>${(ms + offsetAt(ms) - EPOCH_MS) / DAY_MS}</v></c>`;
+      };
+    case 'bool':
+      return (ref, value) => `<c r="${ref}" t="inlineStr"><is><t>${value ? 'Yes' : 'No'}</t></is></c>`;
+    default:
+      return (ref, value) => {
+        const text = xmlText(safeText(String(value)));
+        // Spreadsheet programs drop leading and trailing spaces unless told to keep them (XlsxWriter's rule);
+        // telling it on every cell was 10 MB of the 70 MB of XML of an export of 100k contracts.
+        const space = EDGE_SPACE.test(text) ? ' xml:space="preserve"' : '';
+        return `<c r="${ref}" t="inlineStr"><is><t${space}>${text}</t></is></c>`;
+      };
+  }
+}
+
 /**
  * Writes one worksheet's rows (arrays of values in the order of the columns) as XML, cell by cell from the
  * declared formats: text as inline strings (made
@@ -159,31 +206,7 @@ async function writeSheet(
     signal,
   );
 
-  const cell = (ref: string, value: unknown, format: ValueFormat | undefined): string => {
-    if (value === null || value === undefined || value === '') return '';
-    switch (format) {
-      case 'money':
-      case 'number': {
-        const n = Number(value);
-        return Number.isFinite(n) ? `<c r="${ref}"${format === 'money' ? ' s="4"' : ''}><v>${n}</v></c>` : '';
-      }
-      case 'date': {
-        // A calendar date: its serial is whole days, so no time zone moves it to another day.
-        const day = Date.parse(`${String(value).slice(0, 10)}T00:00:00Z`);
-        return Number.isNaN(day) ? '' : `<c r="${ref}" s="2"><v>${(day - EPOCH_MS) / DAY_MS}</v></c>`;
-      }
-      case 'datetime': {
-        const ms = value instanceof Date ? value.getTime() : Date.parse(String(value));
-        return Number.isNaN(ms) ? '' : `<c r="${ref}" s="3"><v>${(ms + offsetAt(ms) - EPOCH_MS) / DAY_MS}</v></c>`;
-      }
-      case 'bool':
-        return `<c r="${ref}" t="inlineStr"><is><t>${value ? 'Yes' : 'No'}</t></is></c>`;
-      default: {
-        const text = xmlText(safeText(String(value)));
-        return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${text}</t></is></c>`;
-      }
-    }
-  };
+  const cells = columns.map((c) => cellWriter(c.format, offsetAt));
 
   let n = 1;
   let chunk = '';
@@ -191,7 +214,10 @@ async function writeSheet(
   for await (const row of rows) {
     n += 1;
     let xml = `<row r="${n}">`;
-    for (let i = 0; i < columns.length; i++) xml += cell(letters[i]! + n, row[i], columns[i]!.format);
+    for (let i = 0; i < cells.length; i++) {
+      const value = row[i];
+      if (value !== null && value !== undefined && value !== '') xml += cells[i]!(letters[i]! + n, value);
+    }
     chunk += `${xml}</row>`;
     if (++inChunk === 500) {
       await write(out, chunk, signal);

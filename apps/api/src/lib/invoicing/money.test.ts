@@ -3,10 +3,18 @@ import { eq, sql } from 'drizzle-orm';
 import { contracts, invoicePayments, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { contractMoneyOf, createContract } from '../../test/factories.js';
-import { contractTotals, openAmountOf } from './money.js';
+import { contractMoney, contractTotals, openAmountOf } from './money.js';
 
 const t = await setupTestApp();
 const moneyOf = async (id: number) => contractMoneyOf(t.db, id);
+/** The same figures as the export reads them: every contract's sums at once (joinAll), not per row. */
+async function exportMoneyOf(id: number) {
+  const money = contractMoney(t.db, contracts.id);
+  const [row] = await money.joinAll(t.db.select(money.columns).from(contracts).$dynamic()).where(eq(contracts.id, id));
+  return row;
+}
+const paymentContractOf = async (id: number) =>
+  (await t.db.select({ contract_id: invoicePayments.contract_id }).from(invoicePayments).where(eq(invoicePayments.id, id)))[0]?.contract_id;
 
 describe('contract money in SQL (DESIGN §11)', () => {
   it('is 0 without invoices', async () => {
@@ -48,5 +56,39 @@ describe('contract money in SQL (DESIGN §11)', () => {
     const [row] = await t.db.select({ paid: sql<string>`${asOf.paid}::text`, open: sql<string>`${asOf.open}::text` }).from(contracts).where(eq(contracts.id, c.id));
     expect(row).toEqual({ paid: '0.30', open: '1234.26' });
     expect(await openAmountOf(t.db, n!.id)).toBe('-0.30');
+  });
+
+  it('reads the same figures for all contracts at once (the export) as per row, 0 without invoices', async () => {
+    const empty = await createContract(t.db);
+    const c = await createContract(t.db);
+    const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
+    const [n] = await t.db.insert(invoices).values({ ...base, amount: '700.10', number: `E-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
+    await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `CN-E-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
+    await t.db.insert(invoices).values({ ...base, amount: '50.00' });
+    await t.db.insert(invoicePayments).values([
+      { number: `EP-${c.id}-1`, invoice_id: n!.id, payment_date: '2026-01-10', amount_paid: '300.01' },
+      { number: `EP-${c.id}-2`, invoice_id: n!.id, payment_date: '2026-01-11', amount_paid: '0.02' },
+    ]);
+    const expected = { invoiced_amount: 700, payed_amount: 300.03, to_be_payed_amount: 399.97, planned_amount: 50 };
+    expect(await moneyOf(c.id)).toEqual(expected);
+    expect(await exportMoneyOf(c.id)).toEqual(expected);
+    expect(await exportMoneyOf(empty.id)).toEqual({ invoiced_amount: 0, payed_amount: 0, to_be_payed_amount: 0, planned_amount: 0 });
+  });
+
+  it("a payment carries its invoice's contract, follows the invoice to another contract, and cannot be given another", async () => {
+    const a = await createContract(t.db);
+    const b = await createContract(t.db);
+    const base = { contract_id: a.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
+    const [n] = await t.db.insert(invoices).values({ ...base, amount: '100.00', number: `K-${a.id}-1`, invoice_date: '2026-01-01' }).returning();
+    const [p] = await t.db.insert(invoicePayments).values({ number: `KP-${a.id}-1`, invoice_id: n!.id, payment_date: '2026-01-10', amount_paid: '40.00' }).returning();
+    expect(await paymentContractOf(p!.id)).toBe(a.id);
+    // Written by hand, the key still comes from the invoice.
+    await t.db.update(invoicePayments).set({ contract_id: b.id }).where(eq(invoicePayments.id, p!.id));
+    expect(await paymentContractOf(p!.id)).toBe(a.id);
+    await t.db.update(invoices).set({ contract_id: b.id }).where(eq(invoices.id, n!.id));
+    expect(await paymentContractOf(p!.id)).toBe(b.id);
+    expect(await exportMoneyOf(a.id)).toMatchObject({ invoiced_amount: 0, payed_amount: 0 });
+    expect(await exportMoneyOf(b.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 40, to_be_payed_amount: 60 });
+    expect(await moneyOf(b.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 40, to_be_payed_amount: 60 });
   });
 });
