@@ -452,6 +452,8 @@ const searches: [string, string][] = [
   // The invoice views' quick filter: a number as typed (its first digits), a student's name, an application number.
   ...(invoiceNumber ? [[`numbered invoices "${invoiceNumber.slice(0, -2)}"`, `/invoices?numbered=true&sort=number|asc&search=${invoiceNumber.slice(0, -2)}`] as [string, string]] : []),
   ...(lastNames[3] ? [[`numbered invoices "${typed(lastNames[3])}"`, `/invoices?numbered=true&sort=number|asc&search=${encodeURIComponent(typed(lastNames[3]))}`] as [string, string]] : []),
+  // The scholarship payments' quick filter: a student's name (their number and period have trigram indexes, 0024).
+  ...(lastNames[4] ? [[`scholarship payments "${typed(lastNames[4])}"`, `/scholarship_payments?planned=true&search=${encodeURIComponent(typed(lastNames[4]))}`] as [string, string]] : []),
   ...(plannedFor ? [[`planned invoices "${plannedFor}"`, `/invoices?planned=true&sort=document_reference|asc&search=${plannedFor}`] as [string, string]] : []),
 ];
 if (lastNames.length < 5) failures.push(`only ${lastNames.length} accented last names in the data`);
