@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { countries, connect, type DbHandle } from '@app/db';
 import { createTestDatabase } from '../test/db.js';
-import { hasParameters, rowLimit, runPrepared } from './prepared.js';
+import { hasParameters, prepareNamed, rowLimit, type Preparable } from './prepared.js';
+
+/** A query run once as a named prepared statement. */
+const run = <R>(query: Preparable<R>) => prepareNamed(query).execute();
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 // One connection: the prepared statements PostgreSQL shows are that connection's.
@@ -24,12 +27,12 @@ const statements = async () =>
     )
   ).rows;
 
-describe('runPrepared', () => {
+describe('prepareNamed', () => {
   it('runs a query as one named statement per text, reused by every run of the same shape', async () => {
     const page = (code: string) => one.db.select({ id: countries.id }).from(countries).where(eq(countries.cntry_code, code)).orderBy(asc(countries.id)).limit(rowLimit(7));
-    expect(await runPrepared(page('DE'))).toEqual([]);
-    await runPrepared(page('FR'));
-    await runPrepared(page('IT'));
+    expect(await run(page('DE'))).toEqual([]);
+    await run(page('FR'));
+    await run(page('IT'));
 
     const [statement, ...others] = await statements();
     expect(others).toEqual([]);
@@ -39,13 +42,13 @@ describe('runPrepared', () => {
     expect(statement!.statement).toMatch(/limit 7$/);
     expect(statement!.runs).toBe(3);
 
-    await runPrepared(one.db.select({ id: countries.id }).from(countries).limit(rowLimit(8)));
+    await run(one.db.select({ id: countries.id }).from(countries).limit(rowLimit(8)));
     expect((await statements()).map((s) => s.statement.slice(-7))).toEqual(expect.arrayContaining(['limit 7', 'limit 8']));
   });
 
   it('answers the rows, mapped as Drizzle maps them', async () => {
     await one.db.insert(countries).values({ cntry_code: 'AT', cntry_name: 'Österreich' });
-    const [row] = await runPrepared(one.db.select({ code: countries.cntry_code, name: countries.cntry_name }).from(countries).where(eq(countries.cntry_code, 'AT')));
+    const [row] = await run(one.db.select({ code: countries.cntry_code, name: countries.cntry_name }).from(countries).where(eq(countries.cntry_code, 'AT')));
     expect(row).toEqual({ code: 'AT', name: 'Österreich' });
   });
 
@@ -65,7 +68,7 @@ describe('runPrepared', () => {
         .from(countries)
         .orderBy(asc(countries.id));
     const drizzle = await query();
-    const prepared = await runPrepared(query());
+    const prepared = await run(query());
     expect(prepared).toEqual(drizzle);
     expect(prepared[0]!.edited).toBeInstanceOf(Date);
     expect(prepared[0]).toMatchObject({ day: '2026-02-28', count: 7, nothing: null });

@@ -77,11 +77,6 @@ export function prepareNamed<R>(query: Preparable<R>): PreparedStatement<R> {
   return prepared;
 }
 
-/** Runs a query once as a named prepared statement (`prepareNamed`). */
-export function runPrepared<R>(query: Preparable<R>): Promise<R> {
-  return prepareNamed(query).execute();
-}
-
 /**
  * A row limit written into the statement's text instead of passed as a parameter (a whole number, checked).
  * With `LIMIT $1` PostgreSQL costs the generic plan for an unknown limit (a tenth of the rows), so it never
@@ -97,6 +92,9 @@ export function rowLimit(rows: number): number {
 
 const dialect = new PgDialect();
 
+/** The text and parameters of a piece of SQL, as the statement that holds it will send them. */
+export const writeSql = (query: SQL) => dialect.sqlToQuery(query);
+
 /**
  * Whether a condition carries values (a status, a date, a flag the user chose) as parameters. A statement whose
  * plan depends on such values is better planned for them every time than prepared: after five runs PostgreSQL may
@@ -104,5 +102,5 @@ const dialect = new PgDialect();
  * disaster for a status 90 % of the rows have, and "planned before" a date matches nothing or everything.
  */
 export function hasParameters(condition: SQL | undefined): boolean {
-  return condition !== undefined && dialect.sqlToQuery(condition).params.length > 0;
+  return condition !== undefined && writeSql(condition).params.length > 0;
 }

@@ -1,5 +1,5 @@
 import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { PgDialect, type AnyPgColumn, type PgSelect, type PgTable } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
   formatCursor,
@@ -23,10 +23,9 @@ import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { hasParameters, prepareNamed, rowLimit } from '../prepared.js';
+import { hasParameters, prepareNamed, rowLimit, writeSql } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
-const dialect = new PgDialect();
 /** A quick filter in parts (CrudConfig `searchParts`). */
 export interface SearchParts {
   own?: SQL;
@@ -359,7 +358,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    */
   async function plannedRows(where: SQL | SQL[]): Promise<number | undefined> {
     const rowsOf = (condition: SQL) => withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(condition);
-    const { sql: text, params } = dialect.sqlToQuery(
+    const { sql: text, params } = writeSql(
       Array.isArray(where) ? sql.join(where.map((w) => sql`(${rowsOf(w)})`), sql` union all `) : rowsOf(where).getSQL(),
     );
     const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
@@ -438,7 +437,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       [...keys.map((k, i) => sql`${sql.identifier(`k${i}`)} ${direction(k.direction)}`), sql`u.id ${direction(tie)}`],
       sql`, `,
     )} limit ${rowLimit(query.perPage)} offset ${rowLimit((query.page - 1) * query.perPage)})`;
-      return selectRows(db).where(inArray(table.id, ids)).orderBy(...orderOf(query.sort, query.search));
+    return selectRows(db).where(inArray(table.id, ids)).orderBy(...orderOf(query.sort, query.search));
   }
 
   /**
