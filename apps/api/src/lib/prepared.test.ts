@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { countries, connect, type DbHandle } from '@app/db';
 import { createTestDatabase } from '../test/db.js';
-import { hasParameters, prepareNamed, rowLimit, type Preparable } from './prepared.js';
+import { prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, type Preparable } from './prepared.js';
 
 /** A query run once as a named prepared statement. */
 const run = <R>(query: Preparable<R>) => prepareNamed(query).execute();
@@ -84,11 +84,33 @@ describe('rowLimit', () => {
   });
 });
 
-describe('hasParameters', () => {
-  it('tells a condition with values from one without', () => {
-    expect(hasParameters(undefined)).toBe(false);
-    expect(hasParameters(isNotNull(countries.cntry_code))).toBe(false);
-    expect(hasParameters(eq(countries.cntry_code, 'DE'))).toBe(true);
-    expect(hasParameters(and(isNotNull(countries.cntry_code), eq(countries.id, 7)))).toBe(true);
+describe('withPlaceholders', () => {
+  it('splits a condition into a text shared by every condition of its shape and the values apart', () => {
+    const germany = withPlaceholders(and(isNotNull(countries.cntry_code), eq(countries.cntry_code, 'DE'), eq(countries.id, 7))!)!;
+    const france = withPlaceholders(and(isNotNull(countries.cntry_code), eq(countries.cntry_code, 'FR'), eq(countries.id, 9))!)!;
+    expect(germany.text).toBe(france.text);
+    expect(germany.text).toContain('"cntry_code" = $1');
+    expect(germany.values).toEqual({ v1: 'DE', v2: 7 });
+    expect(france.values).toEqual({ v1: 'FR', v2: 9 });
+    expect(withPlaceholders(isNotNull(countries.cntry_code))!.values).toEqual({});
+  });
+
+  it('answers the rows of the condition itself, from a statement written once and run with other values', async () => {
+    await one.db.insert(countries).values([
+      { cntry_code: 'NL', cntry_name: 'Nederland' },
+      { cntry_code: 'LU', cntry_name: 'Luxembourg' },
+    ]);
+    const byCode = (code: string) => and(eq(countries.cntry_code, code), sql`${countries.cntry_name} <> ${'nowhere'}`)!;
+    const kept = withPlaceholders(byCode('NL'))!;
+    const statement = prepareUnnamed(one.db.select({ name: countries.cntry_name }).from(countries).where(kept.template));
+    expect(await statement.execute(kept.values)).toEqual([{ name: 'Nederland' }]);
+    expect(await statement.execute(withPlaceholders(byCode('LU'))!.values)).toEqual([{ name: 'Luxembourg' }]);
+    // Each run is planned for its values: nothing stays prepared on the connection.
+    expect((await statements()).filter((s) => s.statement.includes('nowhere') || s.statement.includes('<> $2'))).toEqual([]);
+  });
+
+  it('leaves a condition whole when its text holds a $ and digits that are not its parameters', () => {
+    expect(withPlaceholders(sql`${countries.cntry_name} <> '$1' and ${countries.id} = ${5}`)).toBeUndefined();
+    expect(withPlaceholders(sql`${countries.id} = ${5} and ${countries.cntry_name} <> '$2'`)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Column, is, SQL, sql, Subquery } from 'drizzle-orm';
+import { Column, fillPlaceholders, is, SQL, sql, Subquery, type Query, type SQLChunk } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
 /** A Drizzle query that can run as a named prepared statement. */
@@ -68,13 +68,30 @@ const statementName = (text: string) => `q_${createHash('sha1').update(text).dig
  * filters), never one per value a user typed. The object can be kept and run again with other placeholder values.
  */
 export function prepareNamed<R>(query: Preparable<R>): PreparedStatement<R> {
+  const prepared = written(query);
+  prepared.rawQueryConfig.name = prepared.queryConfig.name = statementName(prepared.queryString);
+  return prepared;
+}
+
+/**
+ * A query written once and kept, run with the values of its placeholders, each run planned for its values (an
+ * unnamed statement: parsed and planned on every run, as a query built per request is). For a list whose filter
+ * holds values (`withPlaceholders`): a plan that depends on values (a status, a date, a flag the user chose) is
+ * better made for them every time than kept — after five runs PostgreSQL may keep one generic plan for every
+ * value, costed for an average value: an index walk fit for a rare status is a disaster for a status 90 % of
+ * the rows have, and "planned before" a date matches nothing or everything. Only the writing is saved.
+ */
+export function prepareUnnamed<R>(query: Preparable<R>): PreparedStatement<R> {
+  return written(query);
+}
+
+function written<R>(query: Preparable<R>): WrittenQuery & PreparedStatement<R> {
   const prepared = query.prepare('') as unknown as Partial<WrittenQuery> & PreparedStatement<R>;
   const { queryString, rawQueryConfig, queryConfig } = prepared;
   // A Drizzle that keeps these elsewhere fails every list here, in the tests, not quietly slower.
   if (typeof queryString !== 'string' || !rawQueryConfig || !queryConfig) throw new Error('prepareNamed: Drizzle no longer keeps the prepared query\'s text where it did');
-  rawQueryConfig.name = queryConfig.name = statementName(queryString);
   if (prepared.fields && !prepared.customResultMapper) prepared.customResultMapper = flatRowMapper(prepared.fields);
-  return prepared;
+  return prepared as WrittenQuery & PreparedStatement<R>;
 }
 
 /**
@@ -95,12 +112,41 @@ const dialect = new PgDialect();
 /** The text and parameters of a piece of SQL, as the statement that holds it will send them. */
 export const writeSql = (query: SQL) => dialect.sqlToQuery(query);
 
-/**
- * Whether a condition carries values (a status, a date, a flag the user chose) as parameters. A statement whose
- * plan depends on such values is better planned for them every time than prepared: after five runs PostgreSQL may
- * keep one generic plan for every value, costed for an average value — an index walk fit for a rare status is a
- * disaster for a status 90 % of the rows have, and "planned before" a date matches nothing or everything.
- */
-export function hasParameters(condition: SQL | undefined): boolean {
-  return condition !== undefined && writeSql(condition).params.length > 0;
+/** A condition written with its values as placeholders, to build statements from once per shape. */
+export interface Parameterized {
+  /** The condition with `sql.placeholder('v1')`, … where its values were. */
+  template: SQL;
+  /** Its text: the same for every condition of the same shape, whatever the values. */
+  text: string;
+  /** The values of this condition, by placeholder name. */
+  values: Record<string, unknown>;
 }
+
+/**
+ * A condition as its text with placeholders where its values are, and the values apart: conditions that differ
+ * only in their values (a status, a date) share the text, so the statements around them can be built once and
+ * run with each request's values. The values are as the driver receives them (each column's encoder applied).
+ * Undefined when the text cannot be split safely: a `$` followed by digits that is not one of its parameters
+ * (inside a literal) — such a condition is then written per request, as before.
+ */
+export function withPlaceholders(condition: SQL): Parameterized | undefined {
+  const { sql: text, params } = writeSql(condition);
+  const pieces = text.split(/\$(\d+)/);
+  const chunks: SQLChunk[] = [];
+  const values: Record<string, unknown> = {};
+  for (let i = 0; i < pieces.length; i++) {
+    if (i % 2 === 0) {
+      if (pieces[i] !== '') chunks.push(sql.raw(pieces[i]!));
+      continue;
+    }
+    const n = (i + 1) / 2;
+    if (pieces[i] !== String(n) || n > params.length) return undefined;
+    chunks.push(sql.placeholder(`v${n}`));
+    values[`v${n}`] = params[n - 1];
+  }
+  if (Object.keys(values).length !== params.length) return undefined;
+  return { template: sql.join(chunks), text, values };
+}
+
+/** The parameters of a written statement with its placeholders filled (`withPlaceholders`' values). */
+export const filledParams = (query: Query, values: Record<string, unknown>): unknown[] => fillPlaceholders(query.params, values);

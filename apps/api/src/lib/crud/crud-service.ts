@@ -1,4 +1,4 @@
-import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -23,7 +23,7 @@ import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { hasParameters, prepareNamed, rowLimit, writeSql } from '../prepared.js';
+import { filledParams, prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, writeSql } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
 /** A quick filter in parts (CrudConfig `searchParts`). */
@@ -353,15 +353,18 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   }
 
   /**
-   * The planner's estimate of the rows a filter finds, when big enough to be worth it (EXPLAIN: planned, not run).
-   * Several conditions: the sum of their estimates (the parts of a search, each planned for its own rows).
+   * The EXPLAIN that gives the planner's estimate of the rows a filter finds (planned, not run). Several
+   * conditions: the union of their rows (the parts of a search, each planned for its own rows).
    */
-  async function plannedRows(where: SQL | SQL[]): Promise<number | undefined> {
+  function plannedRowsQuery(where: SQL | SQL[]): Query {
     const rowsOf = (condition: SQL) => withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(condition);
-    const { sql: text, params } = writeSql(
-      Array.isArray(where) ? sql.join(where.map((w) => sql`(${rowsOf(w)})`), sql` union all `) : rowsOf(where).getSQL(),
-    );
-    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
+    const rows = Array.isArray(where) ? sql.join(where.map((w) => sql`(${rowsOf(w)})`), sql` union all `) : rowsOf(where).getSQL();
+    return writeSql(sql`EXPLAIN (FORMAT JSON) ${rows}`);
+  }
+
+  /** The planner's estimate of a plannedRowsQuery's rows (its placeholders filled), when big enough to be worth it. */
+  async function plannedRows(explain: Query, values: Record<string, unknown> = {}): Promise<number | undefined> {
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(explain.sql, filledParams(explain, values));
     const planned = rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'];
     return planned !== undefined && planned >= ESTIMATE_FROM_ROWS ? Math.round(planned) : undefined;
   }
@@ -441,30 +444,58 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   }
 
   /**
-   * The statements of a list shape — sort, filters, page size — whose filter holds no values (a view's own
-   * condition, a sort): built once and kept, each a named prepared statement (prepareNamed) that every pooled
-   * connection plans once, run with the page's offset or the cursor's id as placeholders. Building a page's SQL
-   * took about a tenth of the server's CPU per request (decision 025). A filtered or searched list is built per
-   * request: its values are in the text PostgreSQL plans (`hasParameters`).
+   * The statements of a list shape — sort, filters, page size — built once and kept, run with the page's offset
+   * or the cursor's id, and the filter's values, as placeholders: building a page's SQL took about a tenth of the
+   * server's CPU per request (decision 025). A filter without values (a view's own condition, a sort) gives
+   * named prepared statements, which every pooled connection plans once. A filter with values (`where` written
+   * with placeholders, withPlaceholders) gives statements planned for each request's values, as PostgreSQL must
+   * see them to choose the index (prepareUnnamed, decision 017); only their writing is saved. A searched list
+   * is built per request.
    */
-  function listStatementsOf(query: ListQuery<Record<string, unknown>>, where: SQL | undefined) {
+  function listStatementsOf(query: ListQuery<Record<string, unknown>>, where: SQL | undefined, planOnce: boolean) {
     const keyset = keysetOf(query.sort, query.filters);
+    const prepare = planOnce ? prepareNamed : prepareUnnamed;
     return {
       where,
-      count: prepareNamed(countOf(where)),
-      page: prepareNamed(pageAt(query, where, sql.placeholder('offset'))),
-      after: keyset ? prepareNamed(pageFrom(query, where, keyset, 'after', sql.placeholder('cursor'))) : undefined,
-      before: keyset ? prepareNamed(pageFrom(query, where, keyset, 'before', sql.placeholder('cursor'))) : undefined,
+      count: prepare(countOf(where)),
+      page: prepare(pageAt(query, where, sql.placeholder('offset'))),
+      after: keyset ? prepare(pageFrom(query, where, keyset, 'after', sql.placeholder('cursor'))) : undefined,
+      before: keyset ? prepare(pageFrom(query, where, keyset, 'before', sql.placeholder('cursor'))) : undefined,
+      planned: where && config.estimatedFilters?.some((f) => query.filters[f] !== undefined) ? plannedRowsQuery(where) : undefined,
     };
   }
   type ListStatements = ReturnType<typeof listStatementsOf>;
-  /** The shapes asked for lately, the oldest forgotten first beyond LIST_SHAPES_KEPT. */
+  /**
+   * The shapes asked for lately, the oldest forgotten first beyond LIST_SHAPES_KEPT each: by the query itself
+   * when its filter holds no values (nothing to build), and by the text of its filter when it does.
+   */
   const listShapes = new Map<string, ListStatements>();
+  const filteredShapes = new Map<string, ListStatements>();
   const shapeKey = (query: ListQuery<Record<string, unknown>>) => JSON.stringify([query.sort, query.filters, query.perPage]);
-  function rememberShape(key: string, statements: ListStatements): ListStatements {
-    if (listShapes.size >= LIST_SHAPES_KEPT) listShapes.delete(listShapes.keys().next().value!);
-    listShapes.set(key, statements);
+  function rememberShape(shapes: Map<string, ListStatements>, key: string, statements: ListStatements): ListStatements {
+    if (shapes.size >= LIST_SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
+    shapes.set(key, statements);
     return statements;
+  }
+
+  /**
+   * The kept statements of a list that is not searched, and the values of its filter. Two filters with the
+   * same text differ only in their values; the page's order and whether it is paged by keyset (which a filter
+   * can decide: neverNullWhen) are part of the shape too.
+   */
+  function statementsOf(query: ListQuery<Record<string, unknown>>): { statements: ListStatements; values: Record<string, unknown> } | undefined {
+    const shape = shapeKey(query);
+    const known = listShapes.get(shape);
+    if (known) return { statements: known, values: {} };
+    const where = whereOf(query);
+    const parameterized = where && withPlaceholders(where);
+    if (!parameterized || Object.keys(parameterized.values).length === 0) {
+      // A condition that cannot be split is not kept (written per request); one without values is kept as it is.
+      return parameterized === undefined && where ? undefined : { statements: rememberShape(listShapes, shape, listStatementsOf(query, where, true)), values: {} };
+    }
+    const key = JSON.stringify([query.sort, query.perPage, keysetOf(query.sort, query.filters) !== undefined, parameterized.text]);
+    const statements = filteredShapes.get(key) ?? rememberShape(filteredShapes, key, listStatementsOf(query, parameterized.template, false));
+    return { statements, values: parameterized.values };
   }
 
   /** A 409 naming who changed the record and when, if it changed since the client saw `version`. */
@@ -539,11 +570,11 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      * filtered list is planned for its text and values, whose selectivity decides which index serves it.
      */
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
-      const shape = query.search ? undefined : shapeKey(query);
-      const known = shape === undefined ? undefined : listShapes.get(shape);
-      const where = known ? known.where : whereOf(query);
-      // Kept for later requests of the same shape only when the filter holds no values (hasParameters).
-      const statements = known ?? (shape !== undefined && !hasParameters(where) ? rememberShape(shape, listStatementsOf(query, where)) : undefined);
+      const kept = query.search ? undefined : statementsOf(query);
+      const statements = kept?.statements;
+      const values = kept?.values ?? {};
+      // The filter as a condition: its template when kept (run with `values`), otherwise written for this request.
+      const where = statements ? statements.where : whereOf(query);
       const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
       const parts = query.search ? config.searchParts?.(query.search) : undefined;
       const filtered = parts ? whereOf({ search: undefined, filters: query.filters }) : undefined;
@@ -553,14 +584,14 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
         if (where && !query.exactCount && !query.search && config.estimatedFilters?.some((f) => query.filters[f] !== undefined)) {
-          const estimate = await plannedRows(where);
+          const estimate = await plannedRows(statements?.planned ?? plannedRowsQuery(where), values);
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
         if (parts && !query.exactCount) {
-          const estimate = await plannedRows([parts.own, ...parts.walked].flatMap((p) => (p ? [and(filtered, p)!] : [])));
+          const estimate = await plannedRows(plannedRowsQuery([parts.own, ...parts.walked].flatMap((p) => (p ? [and(filtered, p)!] : []))));
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
-        const [counted] = await (statements ? statements.count.execute() : countOf(where).execute());
+        const [counted] = await (statements ? statements.count.execute(values) : countOf(where).execute());
         return { total: Number(counted?.total ?? 0), estimated: false };
       };
       const offset = (query.page - 1) * query.perPage;
@@ -571,11 +602,11 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         let rows: Row[] = [];
         if (cursor && keyset) {
           rows = statements
-            ? await statements[cursor.direction]!.execute({ cursor: cursor.id })
+            ? await statements[cursor.direction]!.execute({ ...values, cursor: cursor.id })
             : await pageFrom(query, where, keyset, cursor.direction, cursor.id).execute();
         }
         if (rows.length > 0) return rows;
-        return statements ? statements.page.execute({ offset }) : pageAt(query, where, offset).execute();
+        return statements ? statements.page.execute({ ...values, offset }) : pageAt(query, where, offset).execute();
       };
       const [counted, data] = await Promise.all([counting(), keysetPage()]);
       let { total, estimated } = counted;

@@ -202,4 +202,32 @@ describe('which list statements are prepared', () => {
       await one.close();
     }
   });
+
+  it('a filter with values is written once per shape and answers each request\'s own values, on every page and cursor', async () => {
+    const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
+    for (const group of ['alpha', 'beta']) {
+      for (let i = 0; i < 5; i++) {
+        await createStudent(t.db, { last_name: `Kept ${group} ${i}`, email_address: `${group}-${i}@kept.test`, cntry_id: country!.id });
+      }
+    }
+    const students = async (query: string) => {
+      const res = await t.http().get(`/api/v1.0/students${query}`).set('Authorization', `Bearer ${token}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body as { data: { last_name: string }[]; links: { next?: string; pagination: { total: number } } };
+    };
+    // The same shape (sort, filter field, page size) asked with one value, then another, then the first again.
+    for (const group of ['alpha', 'beta', 'alpha']) {
+      const base = `?sort=last_name|asc&per_page=2&email_address=${group}-`;
+      const names: string[] = [];
+      let page = await students(`${base}&page=1`);
+      expect(page.links.pagination.total).toBe(5);
+      for (let n = 2; ; n++) {
+        names.push(...page.data.map((r) => r.last_name));
+        if (!page.links.next) break;
+        page = await students(`${base}&page=${n}&cursor=${page.links.next}`);
+      }
+      expect(names).toEqual([0, 1, 2, 3, 4].map((i) => `Kept ${group} ${i}`));
+      expect((await students(`${base}&page=3`)).data.map((r) => r.last_name)).toEqual([`Kept ${group} 4`]);
+    }
+  });
 });
