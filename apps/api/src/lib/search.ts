@@ -57,9 +57,19 @@ export function contractMatches(text: string): SQL {
 export const contractNameKeys: readonly SQL[] = [sql`${contracts.last_name_key}`, sql`${contracts.first_name_key}`];
 
 /**
- * The rows of another table (invoices, scholarship payments) whose contract the text finds: the contracts as an
- * array probed on that table's contract index, one arm PostgreSQL can put in a BitmapOr beside the table's own.
+ * Whether the trigram indexes can find a text's matches: a LIKE pattern gives them something to search for only
+ * from three letters on. With a shorter text every row is a candidate, and each index reads all of itself.
+ */
+export const trigramSearchable = (text: string): boolean => text.split(/\s+/).some((word) => word.length >= 3);
+
+/**
+ * The rows of another table (invoices, scholarship payments) whose contract the text finds. A text the trigram
+ * indexes can search: the contracts as an array probed on that table's contract index, one arm PostgreSQL can put
+ * in a BitmapOr beside the table's own. A shorter one finds most contracts (one letter: all 100k), and each row
+ * of the table searched that array from its start (400k scholarship payments: 15 s for "a"); as `IN (subquery)`
+ * the contracts found are hashed once and each row looked up in the hash (0.2 s).
  */
 export function contractFound(contractId: AnyPgColumn, text: string): SQL {
-  return sql`${contractId} = any(array(select ${contracts.id} from ${contracts} where ${contractMatches(text)}))`;
+  const found = sql`select ${contracts.id} from ${contracts} where ${contractMatches(text)}`;
+  return trigramSearchable(text) ? sql`${contractId} = any(array(${found}))` : sql`${contractId} in (${found})`;
 }

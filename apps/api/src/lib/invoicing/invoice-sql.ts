@@ -1,7 +1,7 @@
 import { and, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { contracts, invoices } from '@app/db';
 import { likePattern } from '../crud/crud-service.js';
-import { contractFound, contractMatches, searchWords } from '../search.js';
+import { contractFound, contractMatches, searchWords, trigramSearchable } from '../search.js';
 import { invoiceMoney } from './money.js';
 
 /**
@@ -56,13 +56,13 @@ function invoiceSearchFirst(term: string): SQL {
  * first page is found by walking the view's number index and looking each invoice's contract up (its page 33 → 8 ms),
  * where one contract's handful of invoices is read through invoices_contract_idx.
  */
-export function invoiceSearchParts(term: string): { own: SQL; walked: SQL[]; first: SQL } {
+export function invoiceSearchParts(term: string): { own?: SQL; walked: SQL[]; first: SQL } {
   const pattern = likePattern(term);
-  return {
-    own: or(ilike(i.number, pattern), ilike(i.document_reference, pattern))!,
-    walked: [inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${contractMatches(term)})`)],
-    first: invoiceSearchFirst(term),
-  };
+  const own = or(ilike(i.number, pattern), ilike(i.document_reference, pattern))!;
+  const ofContracts = inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${contractMatches(term)})`);
+  // A text too short for the trigram indexes ("a") finds nearly every number or reference: collecting and ranking
+  // them all took 0.5 s, where walking the view's order finds the page's rows at once.
+  return trigramSearchable(term) ? { own, walked: [ofContracts], first: invoiceSearchFirst(term) } : { walked: [own, ofContracts], first: invoiceSearchFirst(term) };
 }
 
 /** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */

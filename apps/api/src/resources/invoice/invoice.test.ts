@@ -198,6 +198,31 @@ describe('invoices: the quick filter', () => {
     }
   });
 
+  it('finds with one letter (too short for the trigram indexes) the rows the filter means, paged as the whole list orders it', async () => {
+    const quinn = await createStudent(t.db, { first_name: 'Quinn', last_name: 'Shortfind' });
+    const c = await createContract(t.db, { student_id: quinn.id });
+    for (let k = 1; k <= 4; k++) await planned({ contract_id: c.id, number: `SF-2099-0000${k}`, invoice_date: `2026-02-0${k}` });
+    await planned({ contract_id: (await createContract(t.db)).id, number: 'SQ-2099-00001', invoice_date: '2026-02-09' });
+    const meant = await t.db.execute<{ id: number }>(sql`
+      select i.id from invoices i
+      where i.number is not null and not i.is_creditnote
+        and (i.number ilike '%q%' or i.document_reference ilike '%q%'
+          or i.contract_id in (select id from contracts where name_key like '%q%' or application_number ilike '%q%'))`);
+    const expected = meant.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    expect(expected.length).toBeGreaterThanOrEqual(5);
+    expect(expected.length).toBeLessThanOrEqual(200);
+    const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((r) => r.id);
+    for (const sort of ['number|asc', 'invoice_date|desc']) {
+      const all = await api('get', `/invoices?numbered=true&search=q&sort=${sort}&per_page=200`);
+      expect(all.status, all.text).toBe(200);
+      expect([...ids(all)].sort((a, b) => a - b), sort).toEqual(expected);
+      for (const page of [1, 2]) {
+        const part = await api('get', `/invoices?numbered=true&search=q&sort=${sort}&per_page=2&page=${page}`);
+        expect(ids(part), `${sort} page ${page}`).toEqual(ids(all).slice((page - 1) * 2, page * 2));
+      }
+    }
+  });
+
   it("counts a search that finds many invoices by the planner's estimate, marked; exactly on request and when it finds few", async () => {
     // 1,500 students of that name with a contract and ten numbered invoices each: spread as real data is, so the
     // planner's estimate of the contracts' invoices is close (all of one contract would be estimated at a few hundred).

@@ -152,6 +152,18 @@ describe('scholarship payments: fields, type 2 and the two views', () => {
     expect(await ids('scholarship_payment_type_id=2')).toEqual([]);
     expect((await api('get', '/scholarship_payments?planned_before=2026-13-01', reader.token)).status).toBe(400);
   });
+
+  it("finds by the student's name with one or two letters as with a word (a short text is looked up in a hash of the contracts)", async () => {
+    const found = await planned({ contract_id: (await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Örs', last_name: 'Qzwyk' })).id })).id, period: 'Y9' });
+    const other = await planned({ contract_id: (await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Bob', last_name: 'Smith' })).id })).id, period: 'Y9' });
+    for (const text of ['q', 'Qz', 'qzwyk', 'ors qzw']) {
+      const res = await api('get', `/scholarship_payments?planned=true&per_page=200&search=${encodeURIComponent(text)}`, reader.token);
+      expect(res.status, res.text).toBe(200);
+      const ids = (res.body.data as { id: number }[]).map((r) => r.id);
+      expect(ids, text).toContain(found.id);
+      expect(ids, text).not.toContain(other.id);
+    }
+  });
 });
 
 describe('scholarship payments: planning (issue 15 point 2)', () => {
