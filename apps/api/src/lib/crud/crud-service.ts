@@ -667,8 +667,14 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         for (;;) {
           // Drizzle selects the fields in the order of the selection's keys: the arrays are in the order of `fields`.
           const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
+          const fetched = batch.rows.length;
           yield* batch.rows;
-          if (batch.rows.length < batchSize) break;
+          // A result that pg's promise handed over stays reachable for a while after it is read: its rows lived
+          // through two young-generation collections and were promoted, every row of the export, to wait in
+          // old space for a full collection (an export of 100k contracts: 49 MB promoted, 0.2 MB emptied
+          // here; decision 026). The rows already read are the reader's; the batch lets go of them.
+          batch.rows.length = 0;
+          if (fetched < batchSize) break;
         }
         await client.query('COMMIT');
         ended = true;

@@ -253,3 +253,19 @@ describe('an export read only in part', () => {
     }
   });
 });
+
+describe('an export read in batches', () => {
+  it('yields every row once and in order, each row whole after its batch let go of it, whether the batch size divides the rows or not', async () => {
+    const { service } = countryModule(t.ctx);
+    for (const batchSize of [40, 7]) {
+      const rows: unknown[][] = [];
+      const read = service.iterate({ sort: [{ field: 'cntry_name', direction: 'asc' }], search: 'Paging', filters: {}, exactCount: false }, ['cntry_code', 'cntry_name'], undefined, batchSize);
+      for await (const row of read) rows.push(row);
+      expect(rows).toHaveLength(120);
+      expect(rows[0]).toEqual(['PAA', 'Paging 000']);
+      expect(rows[40]).toEqual(['PBO', 'Paging 040']);
+      expect(rows[119]).toEqual(['PEP', 'Paging 119']);
+      expect(rows.map((r) => r[1])).toEqual(Array.from({ length: 120 }, (_, i) => `Paging ${String(i).padStart(3, '0')}`));
+    }
+  });
+});
