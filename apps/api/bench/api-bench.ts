@@ -606,36 +606,44 @@ rows.push({
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// 5. Export of every contract: rows/s and the server's resident memory, sampled every 50 ms
+// 5. Export of every contract, three times in a row: rows/s (the median: one export's time varied by ±20 % on
+// the same server and data), and the server's resident memory sampled every 50 ms — before the first, the peak
+// over all three, and 3 s after the last.
 
+const EXPORTS = 3;
 await new Promise((r) => setTimeout(r, 1000));
 const pid = server.child.pid!;
 const baseline = memoryOf(pid).rss;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
-const exportStarted = performance.now();
-const exported = await fetch(`${base}${API}/contracts/download_report`, {
-  method: 'POST',
-  headers: { authorization, 'content-type': 'application/json' },
-  body: '{}',
-});
+const exportTimes: number[] = [];
 let bytes = 0;
-for await (const chunk of exported.body ?? []) bytes += (chunk as Uint8Array).length;
-const exportSeconds = (performance.now() - exportStarted) / 1000;
+for (let k = 0; k < EXPORTS; k++) {
+  const exportStarted = performance.now();
+  const exported = await fetch(`${base}${API}/contracts/download_report`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  bytes = 0;
+  for await (const chunk of exported.body ?? []) bytes += (chunk as Uint8Array).length;
+  exportTimes.push((performance.now() - exportStarted) / 1000);
+  if (exported.status !== 200) failures.push(`the export answered ${exported.status}`);
+}
 clearInterval(sampler);
 peak = Math.max(peak, memoryOf(pid).rss);
-if (exported.status !== 200) failures.push(`the export answered ${exported.status}`);
 await new Promise((r) => setTimeout(r, 3000));
 const after = memoryOf(pid).rss;
+const exportSeconds = [...exportTimes].sort((a, b) => a - b)[Math.floor(EXPORTS / 2)]!;
 const rowsPerSecond = sizes.contracts / exportSeconds;
 rows.push({
-  measure: `export Contracts.xlsx, ${sizes.contracts} rows (${(bytes / 1e6).toFixed(1)} MB) in ${exportSeconds.toFixed(1)} s`,
-  figure: `${Math.round(rowsPerSecond)} rows/s`,
+  measure: `export Contracts.xlsx, ${sizes.contracts} rows (${(bytes / 1e6).toFixed(1)} MB), ${EXPORTS} in a row: ${exportTimes.map((t) => t.toFixed(1)).join(' / ')} s`,
+  figure: `${Math.round(rowsPerSecond)} rows/s (median)`,
   goal: '≥ 30000 rows/s',
   met: rowsPerSecond >= 30_000,
 });
 rows.push({
-  measure: `export: server RSS before ${baseline.toFixed(0)} MB, 3 s after ${after.toFixed(0)} MB`,
+  measure: `export: server RSS before the first ${baseline.toFixed(0)} MB, 3 s after the last ${after.toFixed(0)} MB`,
   figure: `peak ${peak.toFixed(0)} MB`,
   goal: 'peak ≤ 250 MB, back to baseline',
   met: peak <= 250 && after <= baseline * 1.1,
