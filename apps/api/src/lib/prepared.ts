@@ -68,7 +68,7 @@ const statementName = (text: string) => `q_${createHash('sha1').update(text).dig
  * filters), never one per value a user typed. The object can be kept and run again with other placeholder values.
  */
 export function prepareNamed<R>(query: Preparable<R>): PreparedStatement<R> {
-  const prepared = written(query);
+  const prepared = prepareUnnamed(query) as WrittenQuery & PreparedStatement<R>;
   prepared.rawQueryConfig.name = prepared.queryConfig.name = statementName(prepared.queryString);
   return prepared;
 }
@@ -82,16 +82,12 @@ export function prepareNamed<R>(query: Preparable<R>): PreparedStatement<R> {
  * the rows have, and "planned before" a date matches nothing or everything. Only the writing is saved.
  */
 export function prepareUnnamed<R>(query: Preparable<R>): PreparedStatement<R> {
-  return written(query);
-}
-
-function written<R>(query: Preparable<R>): WrittenQuery & PreparedStatement<R> {
   const prepared = query.prepare('') as unknown as Partial<WrittenQuery> & PreparedStatement<R>;
   const { queryString, rawQueryConfig, queryConfig } = prepared;
   // A Drizzle that keeps these elsewhere fails every list here, in the tests, not quietly slower.
-  if (typeof queryString !== 'string' || !rawQueryConfig || !queryConfig) throw new Error('prepareNamed: Drizzle no longer keeps the prepared query\'s text where it did');
+  if (typeof queryString !== 'string' || !rawQueryConfig || !queryConfig) throw new Error('prepared: Drizzle no longer keeps the prepared query\'s text where it did');
   if (prepared.fields && !prepared.customResultMapper) prepared.customResultMapper = flatRowMapper(prepared.fields);
-  return prepared as WrittenQuery & PreparedStatement<R>;
+  return prepared;
 }
 
 /**

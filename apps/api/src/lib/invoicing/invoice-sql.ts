@@ -62,7 +62,8 @@ export function invoiceSearchParts(term: string): { own?: SQL; walked: SQL[]; fi
   const ofContracts = inArray(i.contract_id, sql`(select ${contracts.id} from ${contracts} where ${contractMatches(term)})`);
   // A text too short for the trigram indexes ("a") finds nearly every number or reference: collecting and ranking
   // them all took 0.5 s, where walking the view's order finds the page's rows at once.
-  return trigramSearchable(term) ? { own, walked: [ofContracts], first: invoiceSearchFirst(term) } : { walked: [own, ofContracts], first: invoiceSearchFirst(term) };
+  const first = invoiceSearchFirst(term);
+  return trigramSearchable(term) ? { own, walked: [ofContracts], first } : { walked: [own, ofContracts], first };
 }
 
 /** The conditions of the invoice filter fields that are the invoice's own (indexed columns of `invoices`). */
