@@ -483,7 +483,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * same text differ only in their values; the page's order and whether it is paged by keyset (which a filter
    * can decide: neverNullWhen) are part of the shape too.
    */
-  function statementsOf(query: ListQuery<Record<string, unknown>>): { statements: ListStatements; values: Record<string, unknown> } | undefined {
+  function statementsOf(query: ListQuery<Record<string, unknown>>, keyset: boolean): { statements: ListStatements; values: Record<string, unknown> } | undefined {
     const shape = shapeKey(query);
     const known = listShapes.get(shape);
     if (known) return { statements: known, values: {} };
@@ -493,7 +493,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       // A condition that cannot be split is not kept (written per request); one without values is kept as it is.
       return parameterized === undefined && where ? undefined : { statements: rememberShape(listShapes, shape, listStatementsOf(query, where, true)), values: {} };
     }
-    const key = JSON.stringify([query.sort, query.perPage, keysetOf(query.sort, query.filters) !== undefined, parameterized.text]);
+    const key = JSON.stringify([query.sort, query.perPage, keyset, parameterized.text]);
     const statements = filteredShapes.get(key) ?? rememberShape(filteredShapes, key, listStatementsOf(query, parameterized.template, false));
     return { statements, values: parameterized.values };
   }
@@ -570,12 +570,12 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      * filtered list is planned for its text and values, whose selectivity decides which index serves it.
      */
     async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
-      const kept = query.search ? undefined : statementsOf(query);
+      const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
+      const kept = query.search ? undefined : statementsOf(query, keyset !== undefined);
       const statements = kept?.statements;
       const values = kept?.values ?? {};
       // The filter as a condition: its template when kept (run with `values`), otherwise written for this request.
       const where = statements ? statements.where : whereOf(query);
-      const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
       const parts = query.search ? config.searchParts?.(query.search) : undefined;
       const filtered = parts ? whereOf({ search: undefined, filters: query.filters }) : undefined;
       const counting = async (): Promise<{ total: number; estimated: boolean }> => {
