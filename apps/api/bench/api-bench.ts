@@ -20,7 +20,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { pino } from 'pino';
 import request from 'supertest';
-import { connect, freePort, seedScale, seedScaleInvoices, seedScalePayments, users } from '@app/db';
+import { connect, freePort, seedScale, seedScaleInvoices, seedScalePayments, SESSION_SETTINGS, users } from '@app/db';
 import { createApp } from '../src/app.js';
 import { loadEnv } from '../src/env.js';
 import { createSession } from '../src/lib/auth/sessions.js';
@@ -179,7 +179,8 @@ function batches(statements: readonly Statement[]): Statement[][] {
   return out;
 }
 
-const replayPool = new pg.Pool({ connectionString: database.url, max: 4 });
+// With the session settings of the application's own connections (decision 028), so both sides plan alike.
+const replayPool = new pg.Pool({ connectionString: database.url, max: 4, options: SESSION_SETTINGS });
 const replayQuery = replayPool.query.bind(replayPool) as unknown as Query;
 async function replay(statements: readonly Statement[]): Promise<void> {
   for (const batch of batches(statements)) await Promise.all(batch.map((s) => replayQuery(...s.args)));
@@ -436,6 +437,7 @@ const plain = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toL
 const firstName = (await handle.pool.query<{ name: string }>(`select first_name as name from students where first_name ~ '[^a-zA-Z -]' order by md5(first_name) limit 1`)).rows[0]?.name;
 const application = (await handle.pool.query<{ n: string }>('select application_number as n from contracts order by md5(id::text) limit 1')).rows[0]?.n;
 const invoiceNumber = (await handle.pool.query<{ n: string }>('select number as n from invoices where number is not null and not is_creditnote order by md5(id::text) limit 1')).rows[0]?.n;
+const paymentNumber = (await handle.pool.query<{ n: string }>('select number as n from invoice_payments order by md5(id::text) limit 1')).rows[0]?.n;
 // An application number of a contract that has planned invoices (only the latest intake has them).
 const plannedFor = (
   await handle.pool.query<{ n: string }>(
@@ -458,8 +460,21 @@ const searches: [string, string][] = [
   // The first letter typed, searched after the quick filter's pause: too short for the trigram indexes, every row
   // is a candidate (before 2026-11-26, 14 s on scholarship payments).
   term('students', 'a'),
+  term('contracts', 'a'),
   ['numbered invoices "a"', '/invoices?numbered=true&sort=number|asc&search=a'],
   ['scholarship payments "a"', '/scholarship_payments?numbered=true&sort=number|asc&search=a'],
+  ['invoice payments "a"', '/invoice_payments?search=a'],
+  // The first two letters of a name: a few thousand rows, often all starting with them (decision 028; a walk of
+  // the sort's index for them read every student, 0.5 s).
+  ...(lastNames[0] ? [term('students', plain(lastNames[0]).slice(0, 2))] : []),
+  ...(lastNames[1] ? [term('contracts', plain(lastNames[1]).slice(0, 2))] : []),
+  ...(lastNames[2] ? [[`numbered invoices "${plain(lastNames[2]).slice(0, 2)}"`, `/invoices?numbered=true&sort=number|asc&search=${plain(lastNames[2]).slice(0, 2)}`] as [string, string]] : []),
+  // The invoice payments' quick filter (issue 14 point 2): a name, a payment number as typed. Before
+  // 2026-11-26 it read every payment with its invoice, contract and student: over 30 s for a name.
+  ...(lastNames[3] ? [[`invoice payments "${typed(lastNames[3])}"`, `/invoice_payments?search=${encodeURIComponent(typed(lastNames[3]))}`] as [string, string]] : []),
+  ...(paymentNumber ? [[`invoice payments "${paymentNumber.slice(0, -2)}"`, `/invoice_payments?search=${paymentNumber.slice(0, -2)}`] as [string, string]] : []),
+  // The planned view in its own order, by a name: its invoices of the contracts found (0025's index).
+  ...(lastNames[4] ? [[`planned invoices "${typed(lastNames[4])}"`, `/invoices?planned=true&sort=document_reference|asc&search=${encodeURIComponent(typed(lastNames[4]))}`] as [string, string]] : []),
 ];
 if (lastNames.length < 5) failures.push(`only ${lastNames.length} accented last names in the data`);
 for (const [label, url] of searches) await addCase(`quick filter ${label}`, url);

@@ -35,10 +35,19 @@ export interface ConnectOptions {
 /** The client waits this much longer than the server's statement_timeout, so the server's own cancel comes first. */
 export const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 
+/**
+ * Every statement of the application is a short one (a page, a count, a row), or reads through a cursor (exports),
+ * which PostgreSQL never runs in parallel. Parallel workers and JIT compilation are for long analytic queries:
+ * here a worker's start (2–7 ms) cost more than the small scans it shared, and JIT compiled for tens of
+ * milliseconds whenever an estimate passed its threshold (decision 028).
+ */
+export const SESSION_SETTINGS = '-c max_parallel_workers_per_gather=0 -c jit=off';
+
 export function connect(url: string, options: ConnectOptions = {}): DbHandle {
   const { statementTimeoutMs, connectTimeoutMs } = options;
   const pool = new pg.Pool({
     connectionString: url,
+    options: SESSION_SETTINGS,
     max: options.max ?? 10,
     ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}),
     ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS } : {}),

@@ -83,6 +83,10 @@ export const invoices = pgTable(
       .on(t.document_reference, t.id, t.planned_date)
       .where(sql`${t.number} is null and not ${t.is_creditnote}`),
     index('invoices_planned_date_idx').on(t.planned_date, t.id),
+    // The planned invoices of the contracts a quick filter finds (migration 0025, which also INCLUDEs the columns
+    // a searched page reads): the view's rows lie one to a heap page among all invoices, and reading them all to
+    // keep a name's few took 90 ms.
+    index('invoices_planned_contract_idx').on(t.contract_id).where(sql`${t.number} is null and not ${t.is_creditnote}`),
     index('invoices_expiration_idx').on(t.expiration_date, t.id),
     // The numbered view by deadline, latest first (chasing overdue invoices): on the index above a descending walk
     // starts at the planned invoices, whose deadline is empty (NULLs sort first), and fetched each of them to

@@ -1,4 +1,4 @@
-import { and, eq, ilike, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CONTRACT_INVOICE_FILTER_FIELDS, contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, invoices, fileTypes, programs, scholarships, students } from '@app/db';
@@ -9,9 +9,9 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { planContractScholarshipPayments } from '../../lib/payments/plan.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { contractMatches, contractNameKeys, prefixRank } from '../../lib/search.js';
+import { columnsMatch, contractMatches, contractPrefixKeys, prefixFirst, prefixRank, shortTextParts } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
 import { invoiceConditions } from '../../lib/invoicing/invoice-sql.js';
 import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
@@ -70,7 +70,8 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     // Student names and application numbers that start with the text first: the contract's own columns. The
     // names are compared first, as the search matches them far more often: a name that starts with the text
     // spares lower-casing the application number (4,176 contracts for "Yıl": page 4.9 → 3.1 ms).
-    searchRank: (term) => prefixRank([...contractNameKeys, sql`lower(${c.application_number})`], term),
+    searchRank: (term) => prefixRank(contractPrefixKeys, term),
+    searchParts: (term) => shortTextParts(contractMatches(term), prefixFirst(contractPrefixKeys, term), term),
     filters: {
       contract_id: (v) => eq(c.id, Number(v)),
       student_id: (v) => eq(c.student_id, Number(v)),
@@ -171,7 +172,7 @@ function withEndDate(values: Row): Row {
 export function contractChoices(ctx: AppContext): Record<'contracts' | 'contract_status' | 'contracts_intake' | 'contracts_round' | 'contracts_year' | 'file_types', ChoiceSource> {
   const rounds = [0, 1, 2, 3, 4, 5].map((r) => ({ id: r, name: String(r) }));
   return {
-    contracts: tableChoices(ctx.db, { table: c, id: c.id, label: c.application_number, matches: (term) => ilike(c.application_number, likePattern(term)) }),
+    contracts: tableChoices(ctx.db, { table: c, id: c.id, label: c.application_number, matches: (term) => columnsMatch([c.application_number], term) }),
     contract_status: tableChoices(ctx.db, { table: contractStatuses, id: contractStatuses.id, label: contractStatuses.name, order: 'id' }),
     contracts_intake: distinctChoices(ctx.db, { table: c, column: c.intake }),
     contracts_round: { list: async () => rounds, checksum: async () => 'rounds-0-5' },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { invoicePaymentResource } from '@app/contracts';
 import { invoicePayments, invoices, logEvents, outbox } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
@@ -213,6 +213,34 @@ describe('invoice payments: overview filters and export', () => {
     const bad = await api('get', '/invoice_payments?payment_date_after=2026-13-01');
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(['payment_date_after']);
+  });
+
+  it("quick filter: the payment's number, its invoice's number, the contract's application number or the student's name, on every page", async () => {
+    const student = await createStudent(t.db, { first_name: 'Quirin', last_name: 'Paysucher' });
+    const contract = await createContract(t.db, { student_id: student.id });
+    const first = await numbered(contract.id, '500.00', { number: 'QF-2098-00001' });
+    const second = await numbered(contract.id, '500.00', { number: 'QF-2098-00002' });
+    for (const inv of [first, second, first]) await pay(inv.id, 10);
+    const other = await numbered((await contractWithStudent()).contract.id, '500.00', { number: 'QF-2098-00003' });
+    await pay(other.id, 10);
+    const [{ number: paymentNumber }] = (await t.db.select({ number: invoicePayments.number }).from(invoicePayments).where(eq(invoicePayments.invoice_id, other.id))) as [{ number: string }];
+    const byNumber = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
+    for (const text of ['Paysu', 'quirin pay', 'QF-2098', '2098-00003', contract.application_number, paymentNumber, 'q', 'qf', 'ñ', 'zq']) {
+      // What the text means, written plainly: each arm a LIKE, no index in mind.
+      const { rows } = await t.db.execute<{ id: number }>(sql`
+        select p.id from invoice_payments p join invoices i on i.id = p.invoice_id join contracts c on c.id = i.contract_id
+        where p.number ilike ${`%${text}%`} or i.number ilike ${`%${text}%`} or c.application_number ilike ${`%${text}%`}
+          or (${sql.join(text.split(' ').map((w) => sql`c.name_key like '%' || f_unaccent(lower(${w})) || '%'`), sql` and `)})
+        order by p.number, p.id`);
+      const meant = byNumber(rows);
+      const all = await api('get', `/invoice_payments?search=${encodeURIComponent(text)}&per_page=200`);
+      expect(all.status, all.text).toBe(200);
+      expect(byNumber(all.body.data), text).toEqual(meant.slice(0, 200));
+      if (meant.length <= 200) expect(all.body.links.pagination, text).toMatchObject({ total: meant.length });
+      const page = await api('get', `/invoice_payments?search=${encodeURIComponent(text)}&per_page=2&page=2`);
+      expect(byNumber(page.body.data), `${text} page 2`).toEqual(meant.slice(2, 4));
+    }
+    expect((await api('get', '/invoice_payments?search=Paysu')).body.data).toHaveLength(3);
   });
 
   it('exports the selection as xlsx with the overview columns, amounts as numbers', async () => {

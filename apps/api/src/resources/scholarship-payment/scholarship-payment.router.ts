@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { Router } from 'express';
-import { and, asc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import {
@@ -32,13 +32,13 @@ import { runRecordAction } from '../../lib/actions/run.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { createCrudService, likePattern, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
-import { contractFound } from '../../lib/search.js';
+import { columnsMatch, contractFound, contractIn, trigramSearchable } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
@@ -55,6 +55,11 @@ const joinUniversity: Join = (q) => q.leftJoin(universities, eq(universities.id,
 const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
 
 const isNumbered = isNotNull(sp.number);
+/**
+ * The payment's own text matches: its number or period (ILIKE, trigram indexes, 0024), or for a text of one or
+ * two letters, their short-text indexes (0025).
+ */
+const ownTextMatches = (term: string) => columnsMatch([sp.number, sp.period], term);
 const readyForExport = and(isNotNull(sp.number), eq(sp.payment_allowed, true), isNull(sp.exported_timestamp))!;
 
 const plainFields = [
@@ -195,7 +200,10 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     sortJoins: { contract: joinContractStudent, student_name: joinContractStudent, scholarship_payment_type: joinType },
     neverNull: ['contract', 'scholarship_payment_type'],
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
-    search: (term) => or(ilike(sp.number, likePattern(term)), ilike(sp.period, likePattern(term)), contractFound(sp.contract_id, term)),
+    search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
+    // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows
+    // ("a": every contract) and collected when it finds few (lib/search.ts shortTextParts).
+    searchParts: (term) => (trigramSearchable(term) ? undefined : { walked: [ownTextMatches(term), contractIn(sp.contract_id, term)] }),
     filters: {
       planned: (v) => (v === 'true' ? isNull(sp.number) : isNumbered),
       numbered: (v) => (v === 'true' ? isNumbered : isNull(sp.number)),

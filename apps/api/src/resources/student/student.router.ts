@@ -7,7 +7,7 @@ import { createCrudService, likePattern, type Join } from '../../lib/crud/crud-s
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
-import { nameMatches, nameRank, wordsMatch } from '../../lib/search.js';
+import { nameKeys, nameMatches, nameRank, prefixFirst, shortTextParts, wordsMatch } from '../../lib/search.js';
 
 const s = students;
 const BANK_FIELDS: ReadonlySet<string> = new Set(STUDENT_BANK_FIELDS);
@@ -64,6 +64,7 @@ export function studentModule(ctx: AppContext): ResourceModule {
     neverNull: ['cntry'],
     search: nameMatches,
     searchRank: nameRank,
+    searchParts: (term) => shortTextParts(nameMatches(term), prefixFirst(nameKeys, term), term),
     filters: {
       name: (v) => nameMatches(String(v)),
       email_address: (v) => sql`lower(${s.email_address}) like lower(${likePattern(String(v))})`,
