@@ -50,10 +50,19 @@ describe('seed data', () => {
       sql`select count(*)::int as n from students s join contracts c on c.id = s.active_contract_id and c.student_id = s.id where s.email_address like 'scale%'`,
     );
     expect(active.rows[0]!.n).toBe(2000);
-    // The trigram indexes, rebuilt after the insert, are all there again.
+    // The trigram and short-text indexes (0025), rebuilt after the insert, are all there again.
     const gin = async () =>
       (await t.db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename in ('students', 'contracts') and indexdef like '% USING gin %' order by 1`)).rows.map((r) => r.name);
-    expect(await gin()).toEqual(['contracts_application_number_trgm_idx', 'contracts_name_trgm_idx', 'students_address_trgm_idx', 'students_email_trgm_idx', 'students_name_trgm_idx']);
+    expect(await gin()).toEqual([
+      'contracts_application_number_grams_idx',
+      'contracts_application_number_trgm_idx',
+      'contracts_name_grams_idx',
+      'contracts_name_trgm_idx',
+      'students_address_trgm_idx',
+      'students_email_trgm_idx',
+      'students_name_grams_idx',
+      'students_name_trgm_idx',
+    ]);
     // Four scholarship payments per contract; every other first milestone numbered, gapless per year, as the counters say.
     const payments = (await t.db.execute<{ n: number; numbered: number; exported: number }>(sql`
       select count(*)::int as n, count(p.number)::int as numbered, count(p.exported_timestamp)::int as exported
