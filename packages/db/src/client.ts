@@ -39,7 +39,8 @@ export const CLIENT_TIMEOUT_MARGIN_MS = 1000;
  * Every statement of the application is a short one (a page, a count, a row), or reads through a cursor (exports),
  * which PostgreSQL never runs in parallel. Parallel workers and JIT compilation are for long analytic queries:
  * here a worker's start (2–7 ms) cost more than the small scans it shared, and JIT compiled for tens of
- * milliseconds whenever an estimate passed its threshold (decision 028).
+ * milliseconds whenever an estimate passed its threshold (decision 028). A DATABASE_URL that gives its own
+ * `?options=` replaces these (pg lets the URL's parameters win).
  */
 export const SESSION_SETTINGS = '-c max_parallel_workers_per_gather=0 -c jit=off';
 
