@@ -44,15 +44,15 @@ async function overviewLoaded(page: Page, title: string): Promise<void> {
 async function opened(popup: Locator): Promise<void> {
   await expect(popup).toBeVisible();
   // Transitions only: a spinner's endless animation never finishes.
-  const running = 'document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length';
+  const page = popup.page();
+  const running = () => page.evaluate<number>('document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).length');
   // Mantine starts a popup's transition a frame or a timer after the popup is in the page: "none running" right
   // then was once followed by axe reading the overlay mid-fade (contrast 1.07). None may run twice, 250 ms apart.
-  const page = popup.page();
   await expect
     .poll(async () => {
-      const before = await page.evaluate(running);
+      const before = await running();
       await page.waitForTimeout(250);
-      return before + (await page.evaluate(running));
+      return before + (await running());
     })
     .toBe(0);
 }
