@@ -112,15 +112,15 @@ export function contractMatches(text: string): SQL {
 export const contractPrefixKeys: readonly SQL[] = [sql`${contracts.last_name_key}`, sql`${contracts.first_name_key}`, sql`lower(${contracts.application_number})`];
 
 /**
- * A list searched by its own text (students, contracts) with a text too short for the trigram indexes, in parts
- * (crud `searchParts`): its rows that start with the text (prefix indexes, 0025), and all of them in the list's
- * order. The short-text index's statistics tell the planner how many the text finds: "a" 85 % of the students,
- * whose first page is found by walking the sort's index (before: the whole search ranked and sorted, 50 ms);
- * "yi" 4 %, collected through the index and sorted (before: the whole table read, 32 ms). A text the trigram
- * indexes can search is one condition, as before.
+ * A list's search with a text too short for the trigram indexes, in parts (crud `searchParts`): each part walked
+ * in the list's order, and with a rank its rows that start with the text (`first`, prefix indexes, 0025) too. The
+ * short-text index's statistics tell the planner how many the text finds: "a" 85 % of the students, whose first
+ * page is found by walking the sort's index (before: the whole search ranked and sorted, 50 ms); "yi" 4 %,
+ * collected through the index and sorted (before: the whole table read, 32 ms). A text the trigram indexes can
+ * search is one condition, as before.
  */
-export function shortTextParts(matches: SQL | undefined, first: SQL, text: string): SearchParts | undefined {
-  return trigramSearchable(text) || !matches ? undefined : { walked: [matches], first };
+export function shortTextParts(text: string, walked: readonly (SQL | undefined)[], first?: SQL): SearchParts | undefined {
+  return trigramSearchable(text) ? undefined : { walked: walked.filter((part): part is SQL => part !== undefined), first };
 }
 
 /**

@@ -372,14 +372,25 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   const idsWhere = (condition: SQL) => withCountJoins(db.select({ id: table.id }).from(table as PgTable).$dynamic()).where(condition);
 
   /**
+   * The arms of a search in parts, in the order pageByParts reads them: the own part, then each walked part's
+   * rows that rank 0 (with a rank) and all its rows.
+   */
+  const armsOf = ({ own, walked, first }: SearchParts): { condition: SQL; kind: 'own' | 'first' | 'part' }[] => [
+    ...(own ? [{ condition: own, kind: 'own' as const }] : []),
+    ...walked.flatMap((part) => [...(first ? [{ condition: and(first, part)!, kind: 'first' as const }] : []), { condition: part, kind: 'part' as const }]),
+  ];
+
+  /**
    * The exact count of a search in parts: the rows each part finds, through its own index, counted once. As one
    * condition, an OR holding a semi-join (the contracts found) cannot be a bitmap of index searches, and read
    * every row (400k scholarship payments: 0.1 s for a text found nowhere).
    */
-  const countOfParts = (filtered: SQL | undefined, { own, walked }: SearchParts) =>
+  const countOfParts = (filtered: SQL | undefined, parts: SearchParts) =>
     db.execute<{ total: number }>(
       sql`select count(*)::int as total from (${sql.join(
-        [...(own ? [own] : []), ...walked].map((p) => idsWhere(and(filtered, p)!).getSQL()),
+        armsOf(parts)
+          .filter((arm) => arm.kind !== 'first')
+          .map((arm) => idsWhere(and(filtered, arm.condition)!).getSQL()),
         sql` union `,
       )}) found`,
     );
@@ -400,15 +411,6 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   async function plannedRows(explain: Query, values: Record<string, unknown> = {}): Promise<number | undefined> {
     return worthEstimating((await planOf(explain, values))['Plan Rows']);
   }
-
-  /**
-   * The arms of a search in parts, in the order pageByParts reads them: the own part, then each walked part's
-   * rows that rank 0 (with a rank) and all its rows.
-   */
-  const armsOf = ({ own, walked, first }: SearchParts): { condition: SQL; kind: 'own' | 'first' | 'part' }[] => [
-    ...(own ? [{ condition: own, kind: 'own' as const }] : []),
-    ...walked.flatMap((part) => [...(first ? [{ condition: and(first, part)!, kind: 'first' as const }] : []), { condition: part, kind: 'part' as const }]),
-  ];
 
   /**
    * The planner's estimate of the rows of each arm of a search (armsOf) and of the list it searches (the filter

@@ -38,7 +38,7 @@ import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
-import { columnsMatch, contractFound, contractIn, trigramSearchable } from '../../lib/search.js';
+import { columnsMatch, contractFound, contractIn, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
@@ -202,8 +202,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
     search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
     // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows
-    // ("a": every contract) and collected when it finds few (lib/search.ts shortTextParts).
-    searchParts: (term) => (trigramSearchable(term) ? undefined : { walked: [ownTextMatches(term), contractIn(sp.contract_id, term)] }),
+    // ("a": every contract) and collected when it finds few.
+    searchParts: (term) => shortTextParts(term, [ownTextMatches(term), contractIn(sp.contract_id, term)]),
     filters: {
       planned: (v) => (v === 'true' ? isNull(sp.number) : isNumbered),
       numbered: (v) => (v === 'true' ? isNumbered : isNull(sp.number)),

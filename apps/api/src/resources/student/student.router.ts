@@ -64,7 +64,7 @@ export function studentModule(ctx: AppContext): ResourceModule {
     neverNull: ['cntry'],
     search: nameMatches,
     searchRank: nameRank,
-    searchParts: (term) => shortTextParts(nameMatches(term), prefixFirst(nameKeys, term), term),
+    searchParts: (term) => shortTextParts(term, [nameMatches(term)], prefixFirst(nameKeys, term)),
     filters: {
       name: (v) => nameMatches(String(v)),
       email_address: (v) => sql`lower(${s.email_address}) like lower(${likePattern(String(v))})`,
