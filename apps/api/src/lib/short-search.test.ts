@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { ESTIMATE_FROM_ROWS } from './crud/crud-service.js';
+import { SEARCHED_CHOICE_LIMIT } from '@app/contracts';
+import { COLLECT_BELOW_ROWS, ESTIMATE_FROM_ROWS } from './crud/crud-service.js';
 import { setupTestApp } from '../test/app.js';
 import { createReferences, createStudent, userWithToken } from '../test/factories.js';
 
@@ -107,6 +108,22 @@ describe('a quick filter of one or two letters', () => {
       expect(ids(first), text).toEqual(meant.slice(0, 100));
       const later = await get(`/contracts?search=${encodeURIComponent(text)}&sort=last_name|asc&per_page=9&page=4`);
       expect(ids(later), `${text} page 4`).toEqual(meant.slice(27, 36));
+    }
+  });
+});
+
+describe('the students\' choice list searched', () => {
+  it('answers the first students whose names hold the text, by last and first name, walked ("a") or collected ("yi")', async () => {
+    // "a": more rows than are collected below, so the last names' index is walked; "yi": fewer, read whole and sorted.
+    expect((await studentsMeant('a', 'last_name|asc')).length).toBeGreaterThan(COLLECT_BELOW_ROWS);
+    expect((await studentsMeant('yi', 'last_name|asc')).length).toBeLessThan(COLLECT_BELOW_ROWS);
+    for (const text of ['a', 'yi', 'Yi', 'ö', 'a k', 'æß', 'zq']) {
+      const { rows } = await t.db.execute<{ id: number; name: string }>(sql`
+        select id, last_name || ', ' || first_name as name from students where ${everyWord('name_key', text)}
+        order by last_name, first_name, id limit ${SEARCHED_CHOICE_LIMIT}`);
+      const res = await get(`/students/choice/search?search=${encodeURIComponent(text)}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body, text).toEqual(rows.map((r) => ({ id: Number(r.id), name: r.name })));
     }
   });
 });

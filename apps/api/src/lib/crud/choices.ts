@@ -7,6 +7,7 @@ import { CHOICE_LISTS, idSchema, isSearchedChoiceList, SEARCHED_CHOICE_LIMIT, te
 import type { DbOrTx } from '@app/db';
 import { parseInput } from '../errors.js';
 import { queryRoute, route } from '../routes.js';
+import { COLLECT_BELOW_ROWS } from './crud-service.js';
 
 export interface ChoiceSource {
   list(): Promise<Choice[]>;
@@ -25,6 +26,12 @@ export interface ChoiceSource {
 /** The query of `GET /{name}/choice/search`. */
 const ChoiceSearchSchema = z.strictObject({ search: text('search').trim().max(100, 'search must be at most 100 characters').optional(), id: idSchema.optional() });
 
+/** The planner's estimate of the rows of `table` a condition finds. */
+async function plannedRows(db: DbOrTx, table: PgTable, condition: SQL | undefined): Promise<number> {
+  const { rows } = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(sql`EXPLAIN (FORMAT JSON) select 1 from ${table} where ${condition ?? sql`true`}`);
+  return rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'];
+}
+
 /** A choice list read from a table: `{id, name}` ordered by the label (then id). */
 export function tableChoices(
   db: DbOrTx,
@@ -33,22 +40,39 @@ export function tableChoices(
     id: AnyPgColumn;
     label: AnyPgColumn | SQL;
     where?: SQL;
-    order?: 'label' | 'id';
+    /**
+     * By the label (then id), by id, or by the columns the label is made of (then id): a student's "last, first"
+     * by last and first name, so the last names' index serves the first matches of a search in label order.
+     */
+    order?: 'label' | 'id' | readonly AnyPgColumn[];
     /** The condition of a search text, for a list searched on the server (an indexed one). */
     matches?: (term: string) => SQL | undefined;
   },
 ): ChoiceSource {
   const { table, id, label, where, matches } = source;
-  const orderBy = source.order === 'id' ? [asc(id)] : [asc(label), asc(id)];
+  const { order = 'label' } = source;
+  const orderBy = order === 'id' ? [asc(id)] : order === 'label' ? [asc(label), asc(id)] : [...order.map((c) => asc(c)), asc(id)];
+  const keys = typeof order === 'string' ? undefined : order;
+  /**
+   * The first matches in the order of `keys`, read whole and sorted: for a text few rows hold, walking the keys'
+   * index until enough of them turn up reads every row before them ("yi": 0.47 s, past the whole alphabet).
+   */
+  const collected = (keys: readonly AnyPgColumn[], condition: SQL | undefined, limit: number) =>
+    db.execute<{ id: number; name: string }>(sql`
+      select id, name from (
+        select ${id} as id, ${label} as name, ${sql.join(keys.map((c, k) => sql`${c} as ${sql.raw(`key${k}`)}`), sql`, `)}
+        from ${table} where ${condition ?? sql`true`} offset 0) found
+      order by ${sql.join(keys.map((_, k) => sql.raw(`key${k}`)), sql`, `)}, id limit ${limit}`);
   return {
     ...(matches && {
       async search(term, wanted, limit) {
-        const found = await db
-          .select({ id, name: sql<string>`${label}` })
-          .from(table)
-          .where(and(where, term ? matches(term) : undefined))
-          .orderBy(...orderBy)
-          .limit(limit);
+        const condition = and(where, term ? matches(term) : undefined);
+        // Walked along the keys' index, or collected, by the planner's estimate of the matches (as a list's search
+        // in parts, decision 028). A list ordered by its label has no index to walk: PostgreSQL collects it anyway.
+        const found =
+          keys && term && (await plannedRows(db, table, condition)) < COLLECT_BELOW_ROWS
+            ? (await collected(keys, condition, limit)).rows
+            : await db.select({ id, name: sql<string>`${label}` }).from(table).where(condition).orderBy(...orderBy).limit(limit);
         const named = wanted === undefined || found.some((r) => r.id === wanted) ? [] : await db.select({ id, name: sql<string>`${label}` }).from(table).where(and(where, eq(id, wanted)));
         return [...named, ...found].map((r) => ({ id: r.id as number, name: r.name }));
       },

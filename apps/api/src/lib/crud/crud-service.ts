@@ -125,6 +125,11 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    */
   neverNullWhen?: Readonly<Record<string, (filters: Readonly<Record<string, unknown>>) => boolean>>;
   /**
+   * Sortable fields that are NULL in every row a list with a given filter finds (an invoice's number in the
+   * planned view, by the filter's own condition): a sort by them orders nothing there and is left out.
+   */
+  alwaysNullWhen?: Readonly<Record<string, (filters: Readonly<Record<string, unknown>>) => boolean>>;
+  /**
    * One condition builder per advanced filter field of the descriptor. It also gets every filter value given, for
    * fields that hold together (one EXISTS for several fields of another table); the others then answer nothing.
    */
@@ -213,9 +218,10 @@ export const ESTIMATE_FROM_ROWS = 10_000;
 
 /**
  * Below how many rows the planner expects an arm of a search in parts to find, its first rows are found by reading
- * them all and sorting them, never by walking the sort's index for them (decision 028).
+ * them all and sorting them, never by walking the sort's index for them (decision 028). A searched choice list
+ * ordered by indexed columns (the students) decides the same way.
  */
-const COLLECT_BELOW_ROWS = 10_000;
+export const COLLECT_BELOW_ROWS = 10_000;
 
 /** How many list shapes (sort, filters, page size) a resource keeps the prepared statements of. */
 const LIST_SHAPES_KEPT = 200;
@@ -302,6 +308,24 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       keys.push(c);
     }
     return { keys: [...keys, table.id], direction: tieDirection(sort) };
+  }
+
+  /**
+   * The sort as it orders a list with these filters: without the keys that are NULL in each of its rows
+   * (`alwaysNullWhen`), the ties still broken by id in the direction the whole sort gives. Kept, such a key made
+   * PostgreSQL walk its index past every row that has a value (the planned invoices by number: 60–180 ms).
+   */
+  function effectiveSort(sort: SortKey[], filters: Readonly<Record<string, unknown>>): SortKey[] {
+    const empty = config.alwaysNullWhen;
+    const kept = empty ? sort.filter((k) => empty[k.field]?.(filters) !== true) : sort;
+    if (kept.length === sort.length) return sort;
+    const tie = tieDirection(sort);
+    return kept.length > 0 && tieDirection(kept) === tie ? kept : [...kept, { field: 'id', direction: tie }];
+  }
+
+  function withEffectiveSort<Q extends Pick<ListQuery<Record<string, unknown>>, 'sort' | 'filters'>>(query: Q): Q {
+    const sort = effectiveSort(query.sort, query.filters);
+    return sort === query.sort ? query : { ...query, sort };
   }
 
   function orderOf(sort: readonly SortKey[], search?: string) {
@@ -634,7 +658,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      * (a view's own condition, a sort) runs prepared statements, planned once per connection; a searched or
      * filtered list is planned for its text and values, whose selectivity decides which index serves it.
      */
-    async list(query: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
+    async list(asked: ListQuery<Record<string, unknown>>): Promise<Paged<Row>> {
+      const query = withEffectiveSort(asked);
       const keyset = query.search ? undefined : keysetOf(query.sort, query.filters);
       const kept = query.search ? undefined : statementsOf(query, keyset !== undefined);
       const statements = kept?.statements;
@@ -711,11 +736,12 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
      * memory stays flat, the query runs once, and only the exported columns are read and parsed.
      */
     async *iterate(
-      query: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>,
+      asked: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>,
       fields: readonly string[],
       ids?: number[],
       batchSize = 2000,
     ): AsyncGenerator<unknown[]> {
+      const query = withEffectiveSort(asked);
       const selection = Object.fromEntries(
         fields.map((f) => {
           const column = columns[f];

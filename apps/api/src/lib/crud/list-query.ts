@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ListParamsSchema, parseCursor, parseSort, type AnyResource, type ListQuery } from '@app/contracts';
+import { AppError, ListParamsSchema, parseCursor, parseSort, type AnyResource, type ListQuery, type SortKey } from '@app/contracts';
 import { parseInput } from '../errors.js';
 
 /**
@@ -12,6 +12,15 @@ function listSchemaOf(resource: AnyResource) {
   let schema = listSchemas.get(resource);
   if (!schema) listSchemas.set(resource, (schema = makeListSchema(resource)));
   return schema;
+}
+
+/**
+ * The order of a list asked for without one: that of the view whose fixed filter the request carries (the
+ * planned invoices by reference, as their overview shows them), else the resource's.
+ */
+function defaultSortOf(resource: AnyResource, filters: Readonly<Record<string, unknown>>): SortKey[] {
+  const view = resource.views?.find((v) => v.defaultSort && v.fixedFilter && Object.entries(v.fixedFilter).every(([field, value]) => filters[field] === value));
+  return [...(view?.defaultSort ?? resource.defaultSort)];
 }
 
 /**
@@ -29,7 +38,7 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
   const { page, per_page, search, sort, count, cursor, ...filters } = parseInput(schema, raw, 'list query');
   let keys;
   try {
-    keys = sort ? parseSort(sort, resource.sortable) : [...resource.defaultSort];
+    keys = sort ? parseSort(sort, resource.sortable) : defaultSortOf(resource, filters);
   } catch (err) {
     const message = err instanceof Error ? err.message : 'invalid sort';
     throw new AppError('BAD_REQUEST', `Invalid list query: sort`, { sort: [message] });
@@ -38,7 +47,7 @@ export function parseListQuery(resource: AnyResource, query: unknown): ListQuery
     page,
     perPage: per_page,
     search: search || undefined,
-    sort: keys.length > 0 ? keys : [...resource.defaultSort],
+    sort: keys.length > 0 ? keys : defaultSortOf(resource, filters),
     filters: Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '')),
     exactCount: count === 'exact',
     ...(cursor ? { cursor: parseCursor(cursor) } : {}),

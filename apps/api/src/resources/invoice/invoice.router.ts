@@ -80,6 +80,9 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       number: (f) => f.numbered === 'true' || f.creditnote === 'true',
       document_reference: (f) => f.planned === 'true',
     },
+    // A planned invoice has no number (the planned filter's own condition): "by number", the resource's default
+    // sort, orders the planned view by id.
+    alwaysNullWhen: { number: (f) => f.planned === 'true' },
     search: invoiceSearch,
     searchRank: invoiceSearchRank,
     searchParts: invoiceSearchParts,

@@ -286,6 +286,8 @@ describe('invoices: the views page by keyset (decision 017)', () => {
   it.each([
     'planned=true&sort=document_reference|asc',
     'planned=true&sort=document_reference|desc',
+    'planned=true&sort=number|asc',
+    'planned=true&sort=number|desc',
     'numbered=true&sort=number|asc',
     'numbered=true&sort=number|desc',
     'creditnote=true&sort=number|asc',
@@ -308,8 +310,20 @@ describe('invoices: the views page by keyset (decision 017)', () => {
     expect(ids(back)).toEqual(ids(await get(`${view}&per_page=2&page=3`)));
   });
 
-  it('gives no cursor where the sort key may be empty: all invoices, or the planned ones, by number', async () => {
-    for (const list of ['sort=number|asc', 'planned=true&sort=number|asc', 'numbered=false&sort=number|asc', 'sort=document_reference|asc']) {
+  it('orders the planned invoices "by number", which none of them has, by id in the direction asked; by reference when no sort is asked', async () => {
+    const byId = ids(await get('planned=true&per_page=100&sort=document_reference|asc')).sort((a, b) => a - b);
+    expect(ids(await get('planned=true&per_page=100&sort=number|asc'))).toEqual(byId);
+    expect(ids(await get('planned=true&per_page=100&sort=number|desc'))).toEqual([...byId].reverse());
+    // Asked for without a sort, the planned invoices come in their view's order: by reference.
+    const byReference = ids(await get('planned=true&per_page=100&sort=document_reference|asc'));
+    expect(byReference).not.toEqual(byId);
+    expect(ids(await get('planned=true&per_page=100'))).toEqual(byReference);
+    // With a second key the number still orders nothing: the year, then the id.
+    expect(ids(await get('planned=true&per_page=100&sort=number|desc,year|desc'))).toEqual([...byId].reverse());
+  });
+
+  it('gives no cursor where the sort key may be empty: all invoices, or those not numbered, by number', async () => {
+    for (const list of ['sort=number|asc', 'numbered=false&sort=number|asc', 'sort=document_reference|asc']) {
       const page = await get(`${list}&per_page=2&page=2`);
       expect(page.data, list).toHaveLength(2);
       expect(page.links, list).not.toHaveProperty('next');

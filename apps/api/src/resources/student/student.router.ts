@@ -87,4 +87,4 @@ export function studentModule(ctx: AppContext): ResourceModule {
 }
 
 export const studentChoices = (ctx: AppContext) =>
-  tableChoices(ctx.db, { table: s, id: s.id, label: sql`${s.last_name} || ', ' || ${s.first_name}`, matches: nameMatches });
+  tableChoices(ctx.db, { table: s, id: s.id, label: sql`${s.last_name} || ', ' || ${s.first_name}`, order: [s.last_name, s.first_name], matches: nameMatches });
