@@ -91,6 +91,13 @@ export const nameMatches = (text: string) => keyWordsMatch(studentNameKey, text)
 /** The stored keys of a student's last and first name (unaccented), for prefix ranks. */
 export const nameKeys: readonly SQL[] = [sql`${students.last_name_key}`, sql`${students.first_name_key}`];
 
+/**
+ * A student's name as their contract holds it (copied, migration 0021): the lists of contracts, invoices and
+ * payments show and sort by this one, which `contracts_student_name_idx` (0026) keeps in order. Sorted by the
+ * student's own columns, every invoice was joined and sorted (numbered invoices: 0.5 s).
+ */
+export const contractStudentName = sql<string>`${contracts.first_name} || ' ' || ${contracts.last_name}`;
+
 /** Students whose first or last name starts with the text come first. */
 export const nameRank = (text: string) => prefixRank(nameKeys, text);
 

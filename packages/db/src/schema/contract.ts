@@ -97,6 +97,14 @@ export const contracts = pgTable(
     // The student's names as the contract overview sorts and searches them (the default sort is the last name).
     index('contracts_last_name_idx').on(t.last_name, t.id),
     index('contracts_first_name_idx').on(t.first_name, t.id),
+    // The student's name as the overviews of contracts, invoices and payments show and sort it (lib/search.ts
+    // contractStudentName): an invoice overview by name walks the contracts in this order and reads each one's
+    // invoices (0026; 0.5 s → 0.3 ms for the numbered invoices).
+    index('contracts_student_name_idx').on(sql`(${t.first_name} || ' ' || ${t.last_name})`, t.id),
+    // The overview's other sort columns (issue 11: any sort of the descriptor).
+    index('contracts_bankinfo_request_idx').on(t.bankinfo_emailrequest_timestamp, t.id),
+    index('contracts_bankinfo_updated_idx').on(t.bankinfo_updated_timestamp, t.id),
+    index('contracts_pf_status_email_idx').on(t.pf_status_email_timestamp, t.id),
   ],
 );
 

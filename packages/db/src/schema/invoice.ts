@@ -103,5 +103,14 @@ export const invoices = pgTable(
     index('invoices_amount_idx').on(t.amount, t.id),
     index('invoices_year_idx').on(t.year, t.id),
     index('invoices_semester_idx').on(t.semester, t.id),
+    // The same sorts within the planned and credit-note views (migration 0026): each is a few per cent of the
+    // invoices, and walking a whole-table index for them skipped every other invoice first (credit notes by date:
+    // 0.9M index entries, 0.2 s; the planned ones by year: 0.2 s).
+    ...(['year', 'semester', 'description', 'edit_timestamp'] as const).map((c) =>
+      index(`invoices_planned_${c}_idx`).on(t[c], t.id).where(sql`${t.number} is null and not ${t.is_creditnote}`),
+    ),
+    ...(['year', 'semester', 'amount', 'description', 'invoice_date', 'expiration_date', 'extended_deadline_date', 'email_timestamp', 'edit_timestamp'] as const).map(
+      (c) => index(`invoices_creditnote_${c}_idx`).on(t[c], t.id).where(sql`${t.is_creditnote}`),
+    ),
   ],
 );

@@ -57,6 +57,9 @@ export const invoicePayments = pgTable(
     index('invoice_payments_date_idx').on(t.payment_date, t.id),
     index('invoice_payments_confirmation_idx').on(t.payment_confirmation_timestamp, t.id),
     index('invoice_payments_edit_idx').on(t.edit_timestamp, t.id),
+    index('invoice_payments_amount_idx').on(t.amount_paid, t.id),
+    index('invoice_payments_commission_idx').on(t.commission, t.id),
+    index('invoice_payments_net_amount_idx').on(t.net_amount, t.id),
     // Payments whose confirmation is not sent yet (the batch Send Payment Confirmation), in the default sort; the
     // payment date after the key so that "paid after" is checked inside the index.
     index('invoice_payments_unconfirmed_idx')

@@ -92,6 +92,13 @@ export const scholarshipPayments = pgTable(
     index('scholarship_payments_exported_idx').on(t.exported_timestamp, t.id),
     index('scholarship_payments_type_idx').on(t.scholarship_payment_type_id, t.id),
     index('scholarship_payments_edit_idx').on(t.edit_timestamp, t.id),
+    index('scholarship_payments_amount_idx').on(t.amount, t.id),
+    index('scholarship_payments_period_idx').on(t.period, t.id),
+    // The numbered view's sorts (0026): an eighth of the payments, whose dates and periods the planned ones
+    // share, so a whole-table index walked them all first (by period: 70 ms).
+    ...(['period', 'planned_date', 'payment_date', 'payment_allowed', 'edit_timestamp'] as const).map((c) =>
+      index(`scholarship_payments_numbered_${c}_idx`).on(t[c], t.id).where(sql`${t.number} is not null`),
+    ),
     // The views filtered by intake (the Scholarship overview's links add scholarship and type) in their default
     // sorts. The trailing type and scholarship are there to be filtered inside the index (index-only scans):
     // page 1 and the count never visit the table.

@@ -65,5 +65,9 @@ export const students = pgTable(
     index('students_edit_idx').on(t.edit_timestamp, t.id),
     index('students_bankinfo_request_idx').on(t.bankinfo_request_timestamp),
     index('students_bankinfo_update_idx').on(t.bankinfo_update_timestamp),
+    // Sorted by country or citizenship: the countries walked by name (countries_name_idx), each one's students
+    // read in id order (0026; 0.25 s → ms).
+    index('students_country_idx').on(t.cntry_id, t.id),
+    index('students_citizenship1_idx').on(t.citizenship1_cntry_id, t.id),
   ],
 );

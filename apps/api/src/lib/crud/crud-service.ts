@@ -1,4 +1,4 @@
-import { and, asc, Column, count, desc, eq, getTableName, inArray, is, sql, type Placeholder, type Query, type SQL } from 'drizzle-orm';
+import { and, asc, Column, count, desc, eq, getTableName, inArray, is, SQL, sql, type Placeholder, type Query } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -156,9 +156,22 @@ export interface WriteOptions {
   eventType?: EventTypeKey;
 }
 
-/** A NUMERIC money column answered as a JSON number (its arithmetic stays in SQL). */
+/** The column each value made by `sortedBy` orders as. */
+const sortColumns = new WeakMap<SQL, AnyPgColumn>();
+
+/**
+ * A value of a list's columns that orders as `column` does (a cast of it, a coalesce of a column never NULL
+ * there): a list sorted by it is ordered by the column itself, which an index can serve and which needs no join
+ * of its own table. Sorted by the expression, the invoice payments by amount read and sorted all 583k (1.2 s).
+ */
+export function sortedBy<T>(value: SQL<T>, column: AnyPgColumn): SQL<T> {
+  sortColumns.set(value, column);
+  return value;
+}
+
+/** A NUMERIC money column answered as a JSON number (its arithmetic stays in SQL); sorted by the column (cents apart are doubles apart). */
 export function moneyValue(column: AnyPgColumn): SQL<number> {
-  return sql<number>`(${column})::float8`;
+  return sortedBy(sql<number>`(${column})::float8`, column);
 }
 
 /**
@@ -263,13 +276,13 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   function sortColumn(field: string): AnyPgColumn | SQL {
     const c = columns[field];
     if (!c) throw new Error(`${resource.key}: no column ${field}`);
-    return 'getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn);
+    return columnOf(field) ?? ('getSQL' in c && !('table' in c) ? (c as SQL.Aliased).getSQL() : (c as AnyPgColumn));
   }
 
-  /** The sort field's column when it is one (not a computed expression). */
+  /** The sort field's column when it is one (not a computed expression), or the one it is sorted by (`sortedBy`). */
   const columnOf = (field: string): AnyPgColumn | undefined => {
     const c = columns[field];
-    return is(c, Column) ? (c as AnyPgColumn) : undefined;
+    return is(c, Column) ? (c as AnyPgColumn) : is(c, SQL) ? sortColumns.get(c) : undefined;
   };
 
   /**

@@ -11,7 +11,7 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { columnsMatch, contractMatches, contractPrefixKeys, prefixFirst, prefixRank, shortTextParts } from '../../lib/search.js';
+import { columnsMatch, contractMatches, contractPrefixKeys, contractStudentName, prefixFirst, prefixRank, shortTextParts } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
 import { invoiceConditions } from '../../lib/invoicing/invoice-sql.js';
 import { planContractInvoices, switchContractToSemesters } from '../../lib/invoicing/plan.js';
@@ -23,7 +23,6 @@ const joinStudent: Join = (q) => q.innerJoin(students, eq(students.id, c.student
 const joinStatus: Join = (q) => q.innerJoin(contractStatuses, eq(contractStatuses.id, c.contract_status_id));
 const joinScholarship: Join = (q) => q.innerJoin(scholarships, eq(scholarships.id, c.scholarship_id));
 const joinProgram: Join = (q) => q.innerJoin(programs, eq(programs.id, c.program_id));
-const studentName = sql<string>`${c.first_name} || ' ' || ${c.last_name}`;
 const fileCount = sql<number>`(select count(*)::int from ${contractFiles} where ${contractFiles.contract_id} = ${c.id})`;
 
 const plainFields = [
@@ -43,7 +42,7 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     columns: {
       ...Object.fromEntries(plainFields.map((f) => [f, c[f] as AnyPgColumn])),
       // The contract's copy of its student's names (migration 0021): sorted and searched without the join.
-      student_name: studentName,
+      student_name: contractStudentName,
       first_name: c.first_name,
       last_name: c.last_name,
       student_email: students.email_address,

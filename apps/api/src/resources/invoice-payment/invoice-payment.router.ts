@@ -1,26 +1,23 @@
 import { eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppError, formatMoney, invoicePaymentActions, invoicePaymentResource } from '@app/contracts';
-import { contracts, invoicePayments, invoices, students, users, type Tx } from '@app/db';
+import { contracts, invoicePayments, invoices, users, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, moneyValue, sortedBy, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
 import { invoiceAmounts } from '../../lib/invoicing/money.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { nextNumber } from '../../lib/numbering.js';
-import { columnsMatch, contractFound, contractIn, idFound } from '../../lib/search.js';
+import { columnsMatch, contractFound, contractIn, contractStudentName, idFound } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { createStoredPdf, pdfDownload, readStoredPdf, recordPdf } from '../../lib/templates/pdf.js';
 
 const p = invoicePayments;
 const i = invoices;
 
-const joinInvoiceContractStudent: Join = (q) =>
-  q
-    .innerJoin(i, eq(i.id, p.invoice_id))
-    .innerJoin(contracts, eq(contracts.id, i.contract_id))
-    .innerJoin(students, eq(students.id, contracts.student_id));
+const joinInvoice: Join = (q) => q.innerJoin(i, eq(i.id, p.invoice_id));
+const joinInvoiceContract: Join = (q) => joinInvoice(q).innerJoin(contracts, eq(contracts.id, i.contract_id));
 
 /** The invoice's open amount, all its payments counted: the one definition of lib/invoicing/money.ts. */
 const { open: invoiceOpen } = invoiceAmounts(i);
@@ -75,11 +72,12 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     table: p,
     columns: {
       ...Object.fromEntries(plainFields.map((f) => [f, p[f] as AnyPgColumn])),
-      invoice: sql<string>`coalesce(${i.number}, '')`,
+      // A payment's invoice is numbered: sorted by its number, walked along invoices_number_unique.
+      invoice: sortedBy(sql<string>`coalesce(${i.number}, '')`, i.number),
       contract_id: i.contract_id,
       contract: contracts.application_number,
       student_id: contracts.student_id,
-      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      student_name: contractStudentName,
       amount_paid: moneyValue(p.amount_paid),
       commission: moneyValue(p.commission),
       net_amount: moneyValue(p.net_amount),
@@ -90,9 +88,10 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
       creation_user: userName(p.creation_user),
       edit_user: userName(p.edit_user),
     },
-    joins: joinInvoiceContractStudent,
+    joins: joinInvoiceContract,
     countJoins: (q) => q,
-    sortJoins: { invoice: joinInvoiceContractStudent, contract: joinInvoiceContractStudent, student_name: joinInvoiceContractStudent },
+    sortJoins: { invoice: joinInvoice, contract: joinInvoiceContract, student_name: joinInvoiceContract },
+    neverNull: ['contract'],
     // The payment's number, its invoice's number, or its contract's application number or student's name
     // (payments carry their contract, 0023): each through its own index.
     search: (term) => or(columnsMatch([p.number], term), invoiceFound(term), contractFound(p.contract_id, term)),

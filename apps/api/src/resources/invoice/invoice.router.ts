@@ -22,6 +22,7 @@ import { openAmountOf } from '../../lib/invoicing/money.js';
 import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
+import { contractStudentName } from '../../lib/search.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -34,7 +35,7 @@ import { contractTemplateData } from '../../lib/templates/contract-data.js';
 
 const i = invoices;
 
-const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, i.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
+const joinContract: Join = (q) => q.innerJoin(contracts, eq(contracts.id, i.contract_id));
 const joinDocumentType: Join = (q) => q.innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id));
 
 /** Money computed in SQL from the documents and payments (DESIGN §11): lib/invoicing/money.ts through invoice-sql.ts. */
@@ -58,7 +59,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       ...Object.fromEntries(plainFields.map((f) => [f, i[f] as AnyPgColumn])),
       contract: contracts.application_number,
       student_id: contracts.student_id,
-      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      student_name: contractStudentName,
       amount: moneyValue(i.amount),
       total_amount: sql<number>`(${invoiced})::float8`,
       payed_amount: sql<number>`(${paid})::float8`,
@@ -69,10 +70,10 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       is_expired: sql<boolean>`coalesce(${isOpen} and coalesce(${i.extended_deadline_date}, ${i.expiration_date}) < ${today}, false)`,
       document_type: documentTypes.name,
     },
-    joins: (q) => joinDocumentType(joinContractStudent(q)),
+    joins: (q) => joinDocumentType(joinContract(q)),
     // Filters are on the invoice itself (the contract's fields through subqueries on its indexes).
     countJoins: (q) => q,
-    sortJoins: { contract: joinContractStudent, student_name: joinContractStudent },
+    sortJoins: { contract: joinContract, student_name: joinContract },
     neverNull: ['contract'],
     // The views' sorts (spec §2) page by keyset: a numbered invoice has a number by the view's own condition, a
     // credit note by invoices_creditnote_number_check, a planned invoice a reference by invoices_planned_reference_check.

@@ -38,7 +38,7 @@ import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
-import { columnsMatch, contractFound, contractIn, shortTextParts } from '../../lib/search.js';
+import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
@@ -49,12 +49,13 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 /** The university whose finance office gets the KIT payments sheet (decision 022). */
 export const KIT_SHORTNAME = 'KIT';
 
-const joinContractStudent: Join = (q) => q.innerJoin(contracts, eq(contracts.id, sp.contract_id)).innerJoin(students, eq(students.id, contracts.student_id));
+const joinContract: Join = (q) => q.innerJoin(contracts, eq(contracts.id, sp.contract_id));
 const joinType: Join = (q) => q.innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id));
 const joinUniversity: Join = (q) => q.leftJoin(universities, eq(universities.id, sp.university_id));
 const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
 
 const isNumbered = isNotNull(sp.number);
+const planned = (filters: Readonly<Record<string, unknown>>) => filters.planned === 'true' || filters.numbered === 'false';
 /**
  * The payment's own text matches: its number or period (ILIKE, trigram indexes, 0024), or for a text of one or
  * two letters, their short-text indexes (0025).
@@ -183,7 +184,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       ...Object.fromEntries(plainFields.map((f) => [f, sp[f] as AnyPgColumn])),
       contract: contracts.application_number,
       student_id: contracts.student_id,
-      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      student_name: contractStudentName,
       // The contract's, copied onto the payment by triggers (migration 0018): filtered and grouped on its indexes.
       intake: sp.intake,
       scholarship_id: sp.scholarship_id,
@@ -195,10 +196,13 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       creation_user: userName(sp.creation_user),
       edit_user: userName(sp.edit_user),
     },
-    joins: (q) => joinUniversity(joinType(joinContractStudent(q))),
+    joins: (q) => joinUniversity(joinType(joinContract(q))),
     countJoins: (q) => q,
-    sortJoins: { contract: joinContractStudent, student_name: joinContractStudent, scholarship_payment_type: joinType },
+    sortJoins: { contract: joinContract, student_name: joinContract, scholarship_payment_type: joinType },
     neverNull: ['contract', 'scholarship_payment_type'],
+    // A planned payment has no number (the planned filter's own condition) and is not exported
+    // (scholarship_payments_exported_check): sorted by either, the planned view is in id order.
+    alwaysNullWhen: { number: planned, exported_timestamp: planned },
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
     search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
     // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows
