@@ -4,6 +4,7 @@ CREATE INDEX "contracts_student_name_idx" ON "contracts" USING btree (("first_na
 CREATE INDEX "contracts_bankinfo_request_idx" ON "contracts" USING btree ("bankinfo_emailrequest_timestamp","id");--> statement-breakpoint
 CREATE INDEX "contracts_bankinfo_updated_idx" ON "contracts" USING btree ("bankinfo_updated_timestamp","id");--> statement-breakpoint
 CREATE INDEX "contracts_pf_status_email_idx" ON "contracts" USING btree ("pf_status_email_timestamp","id");--> statement-breakpoint
+CREATE INDEX "invoices_numbered_invoice_date_idx" ON "invoices" USING btree ("invoice_date","id") WHERE "invoices"."number" is not null and not "invoices"."is_creditnote";--> statement-breakpoint
 CREATE INDEX "invoices_planned_year_idx" ON "invoices" USING btree ("year","id") WHERE "invoices"."number" is null and not "invoices"."is_creditnote";--> statement-breakpoint
 CREATE INDEX "invoices_planned_semester_idx" ON "invoices" USING btree ("semester","id") WHERE "invoices"."number" is null and not "invoices"."is_creditnote";--> statement-breakpoint
 CREATE INDEX "invoices_planned_description_idx" ON "invoices" USING btree ("description","id") WHERE "invoices"."number" is null and not "invoices"."is_creditnote";--> statement-breakpoint
@@ -23,6 +24,7 @@ CREATE INDEX "invoice_payments_net_amount_idx" ON "invoice_payments" USING btree
 CREATE INDEX "scholarship_payments_amount_idx" ON "scholarship_payments" USING btree ("amount","id");--> statement-breakpoint
 CREATE INDEX "scholarship_payments_period_idx" ON "scholarship_payments" USING btree ("period","id");--> statement-breakpoint
 CREATE INDEX "scholarship_payments_numbered_period_idx" ON "scholarship_payments" USING btree ("period","id") WHERE "scholarship_payments"."number" is not null;--> statement-breakpoint
+CREATE INDEX "scholarship_payments_numbered_amount_idx" ON "scholarship_payments" USING btree ("amount","id") WHERE "scholarship_payments"."number" is not null;--> statement-breakpoint
 CREATE INDEX "scholarship_payments_numbered_planned_date_idx" ON "scholarship_payments" USING btree ("planned_date","id") WHERE "scholarship_payments"."number" is not null;--> statement-breakpoint
 CREATE INDEX "scholarship_payments_numbered_payment_date_idx" ON "scholarship_payments" USING btree ("payment_date","id") WHERE "scholarship_payments"."number" is not null;--> statement-breakpoint
 CREATE INDEX "scholarship_payments_numbered_payment_allowed_idx" ON "scholarship_payments" USING btree ("payment_allowed","id") WHERE "scholarship_payments"."number" is not null;--> statement-breakpoint

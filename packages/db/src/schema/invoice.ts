@@ -92,6 +92,8 @@ export const invoices = pgTable(
     // starts at the planned invoices, whose deadline is empty (NULLs sort first), and fetched each of them to
     // reject it — 16,666 at scale, 42 ms warm and 0.7 s cold. The view's condition as the predicate skips them.
     index('invoices_numbered_expiration_idx').on(t.expiration_date, t.id).where(sql`${t.number} is not null and not ${t.is_creditnote}`),
+    // The same by invoice date, latest first (0026): the planned invoices' empty dates came first (0.24 s).
+    index('invoices_numbered_invoice_date_idx').on(t.invoice_date, t.id).where(sql`${t.number} is not null and not ${t.is_creditnote}`),
     index('invoices_document_type_idx').on(t.document_type_id, t.id),
     index('invoices_email_idx').on(t.email_timestamp, t.id),
     index('invoices_edit_idx').on(t.edit_timestamp, t.id),

@@ -96,7 +96,7 @@ export const scholarshipPayments = pgTable(
     index('scholarship_payments_period_idx').on(t.period, t.id),
     // The numbered view's sorts (0026): an eighth of the payments, whose dates and periods the planned ones
     // share, so a whole-table index walked them all first (by period: 70 ms).
-    ...(['period', 'planned_date', 'payment_date', 'payment_allowed', 'edit_timestamp'] as const).map((c) =>
+    ...(['period', 'amount', 'planned_date', 'payment_date', 'payment_allowed', 'edit_timestamp'] as const).map((c) =>
       index(`scholarship_payments_numbered_${c}_idx`).on(t[c], t.id).where(sql`${t.number} is not null`),
     ),
     // The views filtered by intake (the Scholarship overview's links add scholarship and type) in their default
