@@ -396,6 +396,8 @@ const listCases: [string, string][] = [
   ['numbered invoices: sorted by student_name', '/invoices?numbered=true&sort=student_name|asc'],
   ['credit notes: sorted by invoice_date desc', '/invoices?creditnote=true&sort=invoice_date|desc'],
   ['invoice payments: sorted by amount_paid desc', '/invoice_payments?sort=amount_paid|desc'],
+  // A contract's field on an invoice view: the intake the invoices copy (0028; through the contracts, 0.8 s).
+  [`numbered invoices: filter intake ${busiest.intake}`, `/invoices?numbered=true&intake=${busiest.intake}&sort=number|asc`],
 ];
 for (const [label, url] of listCases) await addCase(label, url);
 

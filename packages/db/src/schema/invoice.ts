@@ -29,6 +29,12 @@ export const invoices = pgTable(
       .references(() => contracts.id),
     year: smallint('year').notNull(),
     semester: smallint('semester').notNull(),
+    /**
+     * The contract's intake, copied onto the invoice (migration 0028, as 0018 did for scholarship payments), so
+     * that the views filtered by intake are found in their own order from an index. Set by a trigger on insert
+     * and on a change of the contract, and when a contract's intake changes.
+     */
+    intake: smallint('intake'),
     amount: moneyColumn('amount').notNull(),
     description: varchar('description', { length: 500 }).notNull(),
     planned_date: date('planned_date'),
@@ -92,6 +98,10 @@ export const invoices = pgTable(
     // starts at the planned invoices, whose deadline is empty (NULLs sort first), and fetched each of them to
     // reject it — 16,666 at scale, 42 ms warm and 0.7 s cold. The view's condition as the predicate skips them.
     index('invoices_numbered_expiration_idx').on(t.expiration_date, t.id).where(sql`${t.number} is not null and not ${t.is_creditnote}`),
+    // The views filtered by intake in their default sorts (0028): an intake's invoices sit late in the order of
+    // numbers, and a walk of the number index read every earlier one to find them (0.8 s for intake 2024).
+    index('invoices_intake_number_idx').on(t.intake, t.is_creditnote, t.number, t.id).where(sql`${t.number} is not null`),
+    index('invoices_planned_intake_idx').on(t.intake, t.document_reference, t.id).where(sql`${t.number} is null and not ${t.is_creditnote}`),
     // The same by invoice date, latest first (0026): the planned invoices' empty dates came first (0.24 s).
     index('invoices_numbered_invoice_date_idx').on(t.invoice_date, t.id).where(sql`${t.number} is not null and not ${t.is_creditnote}`),
     index('invoices_document_type_idx').on(t.document_type_id, t.id),

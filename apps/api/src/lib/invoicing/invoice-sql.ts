@@ -91,7 +91,8 @@ export const invoiceOwnFilters = {
 export const invoiceFilters = {
   ...invoiceOwnFilters,
   student_id: (v: unknown) => byContract(eq(contracts.student_id, Number(v))),
-  intake: (v: unknown) => byContract(eq(contracts.intake, Number(v))),
+  // The invoice's copy of its contract's intake (0028): the views by intake walk their own index.
+  intake: (v: unknown) => eq(i.intake, Number(v)),
   application_round: (v: unknown) => byContract(eq(contracts.application_round, Number(v))),
   contract_status_id: (v: unknown) => byContract(eq(contracts.contract_status_id, Number(v))),
   instalments: (v: unknown) => byContract(eq(contracts.instalments, v === 'true')),

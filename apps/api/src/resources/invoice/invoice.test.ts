@@ -146,6 +146,24 @@ describe('invoices: views and the advanced filter', () => {
     expect(await ids(`student_id=${s.id}&instalments=false`)).toEqual([]);
     expect(await ids(`search=${encodeURIComponent(c.application_number)}`)).toEqual([p.id]);
   });
+
+  it('finds invoices by their contract\'s intake, which they copy and follow when it changes (0028)', async () => {
+    const [c, other] = [await createContract(t.db, { intake: 2042 }), await createContract(t.db, { intake: 2042 })];
+    const p = await planned({ contract_id: c.id });
+    const n = await planned({ contract_id: c.id, number: 'INTAKE-2042-1', invoice_date: '2026-01-10' });
+    const ids = async (q: string) => (await api('get', `/invoices?${q}`)).body.data.map((r: { id: number }) => r.id);
+    expect(await ids('intake=2042&planned=true')).toEqual([p.id]);
+    expect(await ids('intake=2042&numbered=true')).toEqual([n.id]);
+    // The contract moves to another intake: its invoices with it, whoever changed it (here SQL, past the API).
+    await t.db.execute(sql`update contracts set intake = 2043 where id = ${c.id}`);
+    expect(await ids('intake=2042')).toEqual([]);
+    expect(await ids('intake=2043&sort=number|asc')).toEqual([n.id, p.id]);
+    // An invoice moved to another contract takes that one's intake; one that writes an intake of its own is corrected.
+    await t.db.update(invoices).set({ contract_id: other.id }).where(eq(invoices.id, p.id));
+    await t.db.update(invoices).set({ intake: 1999 }).where(eq(invoices.id, n.id));
+    expect(await ids('intake=2042')).toEqual([p.id]);
+    expect(await ids('intake=2043')).toEqual([n.id]);
+  });
 });
 
 describe('invoices: the quick filter', () => {
