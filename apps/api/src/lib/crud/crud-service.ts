@@ -130,6 +130,12 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
    */
   alwaysNullWhen?: Readonly<Record<string, (filters: Readonly<Record<string, unknown>>) => boolean>>;
   /**
+   * Filter values no row can meet together, by a CHECK or by the filters' own conditions (a planned scholarship
+   * payment that is exported): the list's condition is then `false`, which PostgreSQL answers without reading a
+   * row. Otherwise a page walked a sort's index through every row looking for one (0.05–0.9 s to show nothing).
+   */
+  emptyWhen?: (filters: Readonly<Record<string, unknown>>) => boolean;
+  /**
    * One condition builder per advanced filter field of the descriptor. It also gets every filter value given, for
    * fields that hold together (one EXISTS for several fields of another table); the others then answer nothing.
    */
@@ -351,6 +357,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     const conditions: (SQL | undefined)[] = [];
     if (query.search) conditions.push(config.search(query.search));
     for (const [field, value] of Object.entries(query.filters)) conditions.push(config.filters?.[field]?.(value, query.filters));
+    if (config.emptyWhen?.(query.filters)) conditions.push(sql`false`);
     return and(...conditions);
   }
 

@@ -84,6 +84,8 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     // A planned invoice has no number (the planned filter's own condition): "by number", the resource's default
     // sort, orders the planned view by id.
     alwaysNullWhen: { number: (f) => f.planned === 'true' },
+    // Only a numbered invoice is open (isOpen): the planned ones and the credit notes never are.
+    emptyWhen: (f) => f.open === 'true' && (f.planned === 'true' || f.creditnote === 'true' || f.numbered === 'false'),
     search: invoiceSearch,
     searchRank: invoiceSearchRank,
     searchParts: invoiceSearchParts,

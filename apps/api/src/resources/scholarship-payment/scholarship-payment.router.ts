@@ -203,6 +203,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     // A planned payment has no number (the planned filter's own condition) and is not exported
     // (scholarship_payments_exported_check): sorted by either, the planned view is in id order.
     alwaysNullWhen: { number: planned, exported_timestamp: planned },
+    // Nor is one exported, or ready for export (numbered by its definition): the planned view finds none.
+    emptyWhen: (f) => planned(f) && (f.exported === 'true' || f.exported_after !== undefined || f.ready_for_export === 'true'),
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
     search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
     // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows
