@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Level } from '../auth/roles.js';
 import type { AnyAction } from './actions.js';
-import type { ColumnDescriptor } from './columns.js';
+import { columnSortKey, overviewColumns, type ColumnDescriptor } from './columns.js';
 import type { SortKey } from './list.js';
 import type { ViewDescriptor } from './views.js';
 
@@ -97,6 +97,12 @@ export function viewsOf(resource: AnyResource): readonly ViewDescriptor[] {
 
 export function defaultView(resource: AnyResource): ViewDescriptor {
   return { key: resource.key, title: resource.titlePlural, titleSingular: resource.title, routes: resource.routes };
+}
+
+/** The sort keys the column headers of a view's overview send: each column it shows that sorts (columnSortKey), once. */
+export function viewSortKeys(resource: AnyResource, view: ViewDescriptor): string[] {
+  const shown = view.columns ? resource.columns.filter((c) => view.columns!.includes(c.field)) : overviewColumns(resource.columns);
+  return [...new Set(shown.map((c) => columnSortKey(c, resource.sortable)).filter((key): key is string => key !== null))];
 }
 
 /** Why a record cannot be deleted (the resource's rule, or that it is never deletable), or null. */

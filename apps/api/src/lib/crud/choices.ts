@@ -49,20 +49,20 @@ export function tableChoices(
     matches?: (term: string) => SQL | undefined;
   },
 ): ChoiceSource {
-  const { table, id, label, where, matches } = source;
-  const { order = 'label' } = source;
+  const { table, id, label, where, matches, order = 'label' } = source;
   const orderBy = order === 'id' ? [asc(id)] : order === 'label' ? [asc(label), asc(id)] : [...order.map((c) => asc(c)), asc(id)];
   const keys = typeof order === 'string' ? undefined : order;
   /**
-   * The first matches in the order of `keys`, read whole and sorted: for a text few rows hold, walking the keys'
-   * index until enough of them turn up reads every row before them ("yi": 0.47 s, past the whole alphabet).
+   * The first matches in the order of `columns` (the keys), read whole and sorted: for a text few rows hold,
+   * walking the keys' index until enough of them turn up reads every row before them ("yi": 0.47 s, past the
+   * whole alphabet).
    */
-  const collected = (keys: readonly AnyPgColumn[], condition: SQL | undefined, limit: number) =>
+  const collected = (columns: readonly AnyPgColumn[], condition: SQL | undefined, limit: number) =>
     db.execute<{ id: number; name: string }>(sql`
       select id, name from (
-        select ${id} as id, ${label} as name, ${sql.join(keys.map((c, k) => sql`${c} as ${sql.raw(`key${k}`)}`), sql`, `)}
+        select ${id} as id, ${label} as name, ${sql.join(columns.map((c, k) => sql`${c} as ${sql.raw(`key${k}`)}`), sql`, `)}
         from ${table} where ${condition ?? sql`true`} offset 0) found
-      order by ${sql.join(keys.map((_, k) => sql.raw(`key${k}`)), sql`, `)}, id limit ${limit}`);
+      order by ${sql.join(columns.map((_, k) => sql.raw(`key${k}`)), sql`, `)}, id limit ${limit}`);
   return {
     ...(matches && {
       async search(term, wanted, limit) {

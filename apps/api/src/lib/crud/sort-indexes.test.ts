@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
-import { contractResource, invoicePaymentResource, invoiceResource, scholarshipPaymentResource, studentResource, type AnyResource } from '@app/contracts';
+import {
+  contractResource,
+  invoicePaymentResource,
+  invoiceResource,
+  scholarshipPaymentResource,
+  studentResource,
+  viewSortKeys,
+  viewsOf,
+  type AnyResource,
+} from '@app/contracts';
 import { connect } from '@app/db';
 import { createApp } from '../../app.js';
 import { setupTestApp } from '../../test/app.js';
@@ -29,7 +38,7 @@ afterAll(() => one.close());
 /** Sorts an overview offers that no index can serve, and why. */
 const UNINDEXED: Readonly<Record<string, string>> = {
   // A student without a second country must stay in the list: the countries cannot lead a left join.
-  'students citizenship1': 'left join',
+  'Students citizenship1': 'left join',
 };
 
 interface PlanNode {
@@ -47,9 +56,6 @@ async function preparedNames(): Promise<Set<string>> {
 }
 
 /** The plan of the statement that found the page of `query` (the one prepared for it, with an offset), and the page. */
-async function pagePlan(resource: AnyResource, query: string): Promise<PlanNode> {
-  return (await pageAndPlan(resource, query)).plan;
-}
 async function pageAndPlan(resource: AnyResource, query: string): Promise<{ plan: PlanNode; body: { data: unknown[]; links: { pagination: { total: number } } } }> {
   const before = await preparedNames();
   const res = await request(app).get(`/api/v1.0/${resource.apiPath}?${query}`).set('Authorization', `Bearer ${token}`);
@@ -65,32 +71,19 @@ async function pageAndPlan(resource: AnyResource, query: string): Promise<{ plan
   return { plan: explained.rows[0]!['QUERY PLAN'][0].Plan, body: res.body };
 }
 
-interface Overview {
-  resource: AnyResource;
-  label: string;
-  fixed: Record<string, string>;
-}
-const viewsOf = (resource: AnyResource, label: string): Overview[] =>
-  (resource.views ?? []).map((v) => ({ resource, label: `${label} ${v.key}`, fixed: { ...v.fixedFilter } }));
-const overviews: Overview[] = [
-  { resource: studentResource, label: 'students', fixed: {} },
-  { resource: contractResource, label: 'contracts', fixed: {} },
-  ...viewsOf(invoiceResource, 'invoices'),
-  { resource: invoicePaymentResource, label: 'invoice payments', fixed: {} },
-  ...viewsOf(scholarshipPaymentResource, 'scholarship payments'),
-];
+const overviews = [studentResource, contractResource, invoiceResource, invoicePaymentResource, scholarshipPaymentResource].flatMap((resource) =>
+  viewsOf(resource).map((view) => ({ resource, view, label: view.title })),
+);
 
 describe('the overviews of the big tables', () => {
-  it.each(overviews)('$label are found in every sort they offer by walking an index', async ({ resource, label, fixed }) => {
-    const view = resource.views?.find((v) => JSON.stringify(v.fixedFilter ?? {}) === JSON.stringify(fixed));
-    const shown = view?.columns ?? resource.columns.filter((c) => c.overview !== false).map((c) => c.field);
-    const sorts = shown.filter((field) => resource.sortable.includes(field) && !UNINDEXED[`${label} ${field}`]);
+  it.each(overviews)('$label are found in every sort they offer by walking an index', async ({ resource, view, label }) => {
+    const sorts = viewSortKeys(resource, view).filter((field) => !UNINDEXED[`${label} ${field}`]);
     expect(sorts.length).toBeGreaterThan(3);
     const sorted: string[] = [];
     for (const field of sorts) {
       for (const direction of ['asc', 'desc']) {
-        const query = new URLSearchParams({ ...fixed, sort: `${field}|${direction}` }).toString();
-        const plan = await pagePlan(resource, query);
+        const query = new URLSearchParams({ ...view.fixedFilter, sort: `${field}|${direction}` }).toString();
+        const { plan } = await pageAndPlan(resource, query);
         // The page's ids: the Limit of the statement's subquery (the outer select orders only those 50 rows).
         const limits = nodes(plan).filter((n) => n['Node Type'] === 'Limit');
         expect(limits, query).toHaveLength(1);
