@@ -6,6 +6,7 @@
 // an in-process app (every statement the request ran, with its parameters) and replayed through `pg` in the
 // same run, so that each API figure stands beside the cost of its own SQL.
 // Flags: --explain prints EXPLAIN (ANALYZE, BUFFERS) of every statement of the slowest list case.
+// --skip-filters leaves out the section of one filter with every sort (about 1,500 requests, 2–3 minutes).
 // Stop `pnpm start` first: one server per data directory.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -28,11 +29,12 @@ import { createSession } from '../src/lib/auth/sessions.js';
 import { signToken } from '../src/lib/auth/tokens.js';
 import { jwtSecretFor, openDatabase } from '../src/lib/database.js';
 import { seedBase } from '../src/seed.js';
+import { filterCaseUrls } from './filter-cases.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const serverJs = path.join(root, 'apps/api/dist/server.js');
 const webDist = path.join(root, 'apps/web/dist');
-const { explain } = parseArgs({ options: { explain: { type: 'boolean', default: false } } }).values;
+const { explain, 'skip-filters': skipFilters } = parseArgs({ options: { explain: { type: 'boolean', default: false }, 'skip-filters': { type: 'boolean', default: false } } }).values;
 const scale = Number(process.env.BENCH_SCALE ?? 100_000);
 if (!Number.isInteger(scale) || scale < 1) throw new Error('BENCH_SCALE must be a whole number ≥ 1');
 const RUNS = 40;
@@ -714,6 +716,25 @@ rows.push({
   goal: '(for reference)',
 });
 for (const { label, p50 } of sortTimes.slice(0, 5)) rows.push({ measure: `  slowest sort: ${label}`, figure: `${f1(p50)} ms`, goal: '(for reference)' });
+
+// One filter with every sort the view offers (filter-cases.ts; `pnpm bench:filters` times them against any running
+// server): each advanced-filter field of the five big overviews with a value that matches many rows. Timed once
+// after one untimed request each: about 1,500 requests, a few of them near a second.
+if (!skipFilters) {
+  const filterTimes: { url: string; ms: number }[] = [];
+  for (const url of await filterCaseUrls(handle.pool)) {
+    await getJson(url);
+    filterTimes.push({ url, ms: (await getJson(url)).ms });
+  }
+  filterTimes.sort((a, b) => b.ms - a.ms);
+  const over = (ms: number) => filterTimes.filter((t) => t.ms > ms).length;
+  rows.push({
+    measure: `one filter with every sort offered: ${filterTimes.length} requests, page 1; over 30 ms: ${over(30)}, over 100 ms: ${over(100)}, over 1 s: ${over(1000)}`,
+    figure: `median ${f1(filterTimes[Math.floor(filterTimes.length / 2)]!.ms)} ms`,
+    goal: '(for reference)',
+  });
+  for (const { url, ms } of filterTimes.slice(0, 5)) rows.push({ measure: `  slowest filtered sort: ${url}`, figure: `${f1(ms)} ms`, goal: '(for reference)' });
+}
 
 await stopServer(server.child);
 await replayPool.end();

@@ -87,8 +87,8 @@ export const contracts = pgTable(
     index('contracts_student_idx').on(t.student_id),
     index('contracts_status_idx').on(t.contract_status_id, t.id),
     index('contracts_intake_idx').on(t.intake, t.application_round),
-    index('contracts_program_idx').on(t.program_id),
-    index('contracts_scholarship_idx').on(t.scholarship_id),
+    index('contracts_program_idx').on(t.program_id, t.id),
+    index('contracts_scholarship_idx').on(t.scholarship_id, t.id),
     // The overview's own sort columns, with the id that breaks ties.
     index('contracts_start_date_idx').on(t.start_date, t.id),
     index('contracts_end_date_idx').on(t.end_date, t.id),

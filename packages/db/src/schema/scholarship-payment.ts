@@ -82,6 +82,8 @@ export const scholarshipPayments = pgTable(
   },
   (t) => [
     check('scholarship_payments_numbered_check', sql`${t.number} is null or ${t.payment_date} is not null`),
+    // And only a numbered one has it: the planned view by payment date finds none (crud `emptyWhen`).
+    check('scholarship_payments_planned_check', sql`${t.number} is not null or ${t.payment_date} is null`),
     check('scholarship_payments_exported_check', sql`${t.exported_timestamp} is null or ${t.number} is not null`),
     check('scholarship_payments_university_fee_check', sql`${t.scholarship_payment_type_id} <> 2 or ${t.linked_invoice_id} is not null`),
     uniqueIndex('scholarship_payments_plan_key_unique').on(t.contract_id, t.plan_key).where(sql`${t.plan_key} is not null`),
@@ -99,6 +101,10 @@ export const scholarshipPayments = pgTable(
     ...(['period', 'amount', 'planned_date', 'payment_date', 'payment_allowed', 'edit_timestamp'] as const).map((c) =>
       index(`scholarship_payments_numbered_${c}_idx`).on(t[c], t.id).where(sql`${t.number} is not null`),
     ),
+    // Each view by type: a type's payments by id, a page at a time (crud `lookupSorts`, decision 030). Through the
+    // whole table's index, a type's first numbered payment came after all its planned ones (0.1 s).
+    index('scholarship_payments_numbered_type_idx').on(t.scholarship_payment_type_id, t.id).where(sql`${t.number} is not null`),
+    index('scholarship_payments_planned_type_idx').on(t.scholarship_payment_type_id, t.id).where(sql`${t.number} is null`),
     // The views filtered by intake (the Scholarship overview's links add scholarship and type) in their default
     // sorts. The trailing type and scholarship are there to be filtered inside the index (index-only scans):
     // page 1 and the count never visit the table.

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { contractResource, studentResource } from '@app/contracts';
-import { connect } from '@app/db';
+import { connect, programs } from '@app/db';
 import { createApp } from '../../app.js';
 import { ESTIMATE_FROM_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
@@ -139,6 +139,56 @@ describe('keyset paging: the next and prev links', () => {
         res = await contracts(`?sort=${sort}&per_page=4&page=${n}&cursor=${res.body.links.next}`);
       }
       expect(walked).toEqual(all);
+    }
+  });
+
+  it("pages contracts sorted by a lookup's name (status, scholarship, program) as one query orders them: by number, and by cursor both ways, filtered or not", async () => {
+    // Programs whose names sort otherwise than their ids; contracts spread over them, the statuses and two scholarships.
+    const made = await t.db
+      .insert(programs)
+      .values(['C', 'A', 'B'].map((x) => ({ name: `Lookup ${x}`, shortname: `LK-${x}` })))
+      .returning({ id: programs.id });
+    const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
+    const student = await createStudent(t.db, { last_name: 'Lookup', cntry_id: country!.id });
+    for (let i = 0; i < 14; i++) {
+      await createContract(t.db, { student_id: student.id, program_id: made[i % 3]!.id, contract_status_id: 1 + (i % 4), scholarship_id: 1 + (i % 2), intake: i % 2 ? 2023 : 2024 });
+    }
+    const contracts = async (query: string): Promise<Page> => {
+      const res = await t.http().get(`/api/v1.0/contracts/${query}`).set('Authorization', `Bearer ${token}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body as Page;
+    };
+    const names = { contract_status_name: 's.name', scholarship_code: 'sc.code', program_shortname: 'p.shortname' };
+    for (const [field, name] of Object.entries(names)) {
+      for (const direction of ['asc', 'desc']) {
+        for (const [filter, where] of [['', 'true'], ['&intake=2023', 'c.intake = 2023']]) {
+          const expected = (
+            await t.db.execute<{ id: number }>(
+              sql.raw(`select c.id from contracts c join contract_statuses s on s.id = c.contract_status_id join scholarships sc on sc.id = c.scholarship_id
+                join programs p on p.id = c.program_id where ${where} order by ${name} ${direction}, c.id ${direction}`),
+            )
+          ).rows.map((r) => r.id);
+          const base = `?sort=${field}|${direction}${filter}&per_page=4`;
+          const last = Math.ceil(expected.length / 4);
+          const numbered: number[] = [];
+          for (let n = 1; n <= last; n++) numbered.push(...ids(await contracts(`${base}&page=${n}`)));
+          expect(numbered, base).toEqual(expected);
+          const walked: number[] = [];
+          let page = await contracts(`${base}&page=1`);
+          for (let n = 2; ; n++) {
+            walked.push(...ids(page));
+            if (!page.links.next) break;
+            page = await contracts(`${base}&page=${n}&cursor=${page.links.next}`);
+          }
+          expect(walked, base).toEqual(expected);
+          const back: number[] = [];
+          for (let n = last - 1; page.links.prev; n--) {
+            page = await contracts(`${base}&page=${n}&cursor=${page.links.prev}`);
+            back.unshift(...ids(page));
+          }
+          expect(back, base).toEqual(expected.slice(0, (last - 1) * 4));
+        }
+      }
     }
   });
 

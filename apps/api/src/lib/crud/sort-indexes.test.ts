@@ -10,7 +10,7 @@ import {
   viewsOf,
   type AnyResource,
 } from '@app/contracts';
-import { connect } from '@app/db';
+import { connect, programs } from '@app/db';
 import { createApp } from '../../app.js';
 import { setupTestApp } from '../../test/app.js';
 import { userWithToken } from '../../test/factories.js';
@@ -31,9 +31,25 @@ let token = '';
 
 beforeAll(async () => {
   ({ token } = await userWithToken(t.app, t.db, 'Reader'));
+  // A lookup row to sort by: without one, a list sorted by a program's name is empty before it is queried.
+  await t.db.insert(programs).values({ name: 'Sorted', shortname: 'SORTED' });
   await one.pool.query('set enable_sort = off');
 });
 afterAll(() => one.close());
+
+/**
+ * Sorts by the name of a lookup row (a program, a status): a handful of names, each with many rows. Sorted within
+ * each name (an Incremental Sort), a program's 100k contracts were read whole for 50 (decision 030). Each name's
+ * rows must come by id from the index of the key and the id, a page at most (crud `lookupSorts`).
+ */
+const LOOKUP_SORTS = new Set(['contract_status_name', 'program_shortname', 'scholarship_code', 'scholarship_payment_type']);
+
+/**
+ * A sort of more rows than a page: a Sort of rows no Limit below it bounds, or for a lookup's name an Incremental
+ * Sort of the same (each name's rows sorted whole). Sorting each lookup row's first page is fine.
+ */
+const unbounded = (n: PlanNode, field: string) =>
+  (n['Node Type'] === 'Sort' || (n['Node Type'] === 'Incremental Sort' && LOOKUP_SORTS.has(field))) && !nodes(n).some((below) => below['Node Type'] === 'Limit');
 
 /** Sorts an overview offers that no index can serve, and why. */
 const UNINDEXED: Readonly<Record<string, string>> = {
@@ -48,26 +64,24 @@ interface PlanNode {
 }
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
-/** A value of each parameter type a list's page statement takes: its offset, the office's time zone. */
-const valueOf = (type: string) => (type === 'integer' || type === 'bigint' ? '0' : type === 'date' ? `'2026-01-01'` : `'Europe/Berlin'`);
+/** The statements sent through the test's connection while `capturing`: what a request ran, with its values. */
+const sent: { text: string; values: unknown[] }[] = [];
+const query = one.pool.query.bind(one.pool) as (...args: unknown[]) => Promise<unknown>;
+(one.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+  const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+  sent.push(typeof config === 'object' ? { text: config.text, values: values ?? config.values ?? [] } : { text: config, values: values ?? [] });
+  return query(...args);
+};
 
-async function preparedNames(): Promise<Set<string>> {
-  return new Set((await one.pool.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name));
-}
-
-/** The plan of the statement that found the page of `query` (the one prepared for it, with an offset), and the page. */
+/** The plan of the statement that found the page of `query` (the one with an offset), for its own values, and the page. */
 async function pageAndPlan(resource: AnyResource, query: string): Promise<{ plan: PlanNode; body: { data: unknown[]; links: { pagination: { total: number } } } }> {
-  const before = await preparedNames();
+  sent.length = 0;
   const res = await request(app).get(`/api/v1.0/${resource.apiPath}?${query}`).set('Authorization', `Bearer ${token}`);
   expect(res.status, res.text).toBe(200);
-  const { rows } = await one.pool.query<{ name: string; statement: string; types: string[] }>(
-    `select name, statement, parameter_types::text[] as types from pg_prepared_statements where statement ~ 'offset \\$\\d+\\)'`,
-  );
-  const page = rows.filter((r) => !before.has(r.name));
+  const page = sent.filter((s) => /offset (\$\d+|\d+)\)/.test(s.text));
   expect(page, query).toHaveLength(1);
-  const { name, types } = page[0]!;
-  const args = types.length > 0 ? `(${types.map(valueOf).join(', ')})` : '';
-  const explained = await one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) execute "${name}"${args}`);
+  const { text, values } = page[0]!;
+  const explained = await one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, values);
   return { plan: explained.rows[0]!['QUERY PLAN'][0].Plan, body: res.body };
 }
 
@@ -84,10 +98,10 @@ describe('the overviews of the big tables', () => {
       for (const direction of ['asc', 'desc']) {
         const query = new URLSearchParams({ ...view.fixedFilter, sort: `${field}|${direction}` }).toString();
         const { plan } = await pageAndPlan(resource, query);
-        // The page's ids: the Limit of the statement's subquery (the outer select orders only those 50 rows).
-        const limits = nodes(plan).filter((n) => n['Node Type'] === 'Limit');
-        expect(limits, query).toHaveLength(1);
-        if (nodes(limits[0]!).some((n) => n['Node Type'] === 'Sort')) sorted.push(`${field}|${direction}`);
+        // The page's ids: the first Limit, of the statement's subquery (the outer select orders only those 50 rows).
+        const [limit] = nodes(plan).filter((n) => n['Node Type'] === 'Limit');
+        expect(limit, query).toBeDefined();
+        if (nodes(limit!).some((n) => unbounded(n, field))) sorted.push(`${field}|${direction}`);
       }
     }
     expect(sorted, `${label}: sorts no index serves`).toEqual([]);
@@ -97,6 +111,7 @@ describe('the overviews of the big tables', () => {
 describe('filters no row can meet together (emptyWhen)', () => {
   it.each([
     { resource: scholarshipPaymentResource, filters: 'planned=true&exported=true' },
+    { resource: scholarshipPaymentResource, filters: 'planned=true&payment_date=2026-01-01' },
     { resource: invoiceResource, filters: 'planned=true&open=true' },
     { resource: invoiceResource, filters: 'creditnote=true&open=true' },
   ])('$resource.apiPath with $filters are answered as empty without reading a row', async ({ resource, filters }) => {

@@ -64,6 +64,12 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
       program_shortname: joinProgram,
     },
     neverNull: ['contract_status_name', 'scholarship_code', 'program_shortname'],
+    // A handful of names, each one's contracts walked by id (contracts_status_idx, _scholarship_idx, _program_idx).
+    lookupSorts: {
+      contract_status_name: { key: c.contract_status_id, id: contractStatuses.id },
+      scholarship_code: { key: c.scholarship_id, id: scholarships.id },
+      program_shortname: { key: c.program_id, id: programs.id },
+    },
     // The application number or the student's name (lib/search.ts, the invoice quick filter's contracts too).
     search: contractMatches,
     // Student names and application numbers that start with the text first: the contract's own columns. The

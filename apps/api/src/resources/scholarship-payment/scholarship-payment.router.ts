@@ -200,11 +200,15 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     countJoins: (q) => q,
     sortJoins: { contract: joinContract, student_name: joinContract, scholarship_payment_type: joinType },
     neverNull: ['contract', 'scholarship_payment_type'],
-    // A planned payment has no number (the planned filter's own condition) and is not exported
-    // (scholarship_payments_exported_check): sorted by either, the planned view is in id order.
-    alwaysNullWhen: { number: planned, exported_timestamp: planned },
-    // Nor is one exported, or ready for export (numbered by its definition): the planned view finds none.
-    emptyWhen: (f) => planned(f) && (f.exported === 'true' || f.exported_after !== undefined || f.ready_for_export === 'true'),
+    // Four types, each one's payments walked by id (scholarship_payments_type_idx).
+    lookupSorts: { scholarship_payment_type: { key: sp.scholarship_payment_type_id, id: scholarshipPaymentTypes.id } },
+    // A planned payment has no number (the planned filter's own condition), is not exported
+    // (scholarship_payments_exported_check) and has no payment date (scholarship_payments_planned_check): sorted
+    // by any of them, the planned view is in id order.
+    alwaysNullWhen: { number: planned, exported_timestamp: planned, payment_date: planned },
+    // Nor is one exported, ready for export (numbered by its definition) or paid on a date: the planned view finds
+    // none. Walked, the planned payments of a payment date read every contract by name for none (0.6 s).
+    emptyWhen: (f) => planned(f) && (f.exported === 'true' || f.exported_after !== undefined || f.ready_for_export === 'true' || f.payment_date !== undefined),
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
     search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
     // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows

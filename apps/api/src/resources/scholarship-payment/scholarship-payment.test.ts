@@ -408,6 +408,22 @@ describe('scholarship payments: university fee check, bulk edit, permissions', (
     expect(changed).toMatchObject({ amount: '42.42', payment_date: '2026-12-24' });
   });
 
+  it('keeps a planned payment without a payment date: bulk edit refuses it, and so does the database (scholarship_payments_planned_check)', async () => {
+    const row = await planned();
+    const versions = { [String(row.id)]: row.edit_timestamp.toISOString() };
+    const started = await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [row.id], versions, changes: { payment_date: '2026-12-24' } });
+    expect(started.status).toBe(202);
+    const run = await waitForRun(t, admin.token, started.body.run_id);
+    expect(run.failed).toBe(1);
+    expect(run.rows.find((r) => r.id === row.id)?.message).toMatch(/set when the payment is created/);
+    await expect(t.db.update(scholarshipPayments).set({ payment_date: '2026-12-24' }).where(eq(scholarshipPayments.id, row.id))).rejects.toMatchObject({
+      cause: { constraint: 'scholarship_payments_planned_check' },
+    });
+    // So the planned view by payment date is empty without reading a row (crud emptyWhen; sort-indexes.test.ts).
+    const listed = await api('get', `/scholarship_payments?planned=true&contract_id=${contract.id}&payment_date=2026-12-24`);
+    expect(listed.body.data).toEqual([]);
+  });
+
   it('refuses every write to a Reader', async () => {
     const p = await planned();
     const calls = [
