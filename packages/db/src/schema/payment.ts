@@ -26,6 +26,12 @@ export const invoicePayments = pgTable(
      * changes. Never written by the API; null only between an INSERT and its trigger, so in practice never.
      */
     contract_id: integer('contract_id'),
+    /**
+     * The invoice's number, copied the same way (migration 0030, the same triggers): the overview sorted by
+     * invoice walks this table's own index. Through the invoices, the walk from the last number read every credit
+     * note first, which has no payment (130 ms), and a filter on the payment looked up each one's invoice.
+     */
+    invoice_number: varchar('invoice_number', { length: 40 }),
     payment_date: date('payment_date').notNull(),
     amount_paid: moneyColumn('amount_paid').notNull(),
     commission: moneyColumn('commission').notNull().default('0'),
@@ -55,6 +61,7 @@ export const invoicePayments = pgTable(
     index('invoice_payments_contract_idx').on(t.contract_id, t.amount_paid),
     // The overview's sorts and filters (spec §2), each with the id that breaks ties.
     index('invoice_payments_date_idx').on(t.payment_date, t.id),
+    index('invoice_payments_invoice_number_idx').on(t.invoice_number, t.id),
     index('invoice_payments_confirmation_idx').on(t.payment_confirmation_timestamp, t.id),
     index('invoice_payments_edit_idx').on(t.edit_timestamp, t.id),
     index('invoice_payments_amount_idx').on(t.amount_paid, t.id),

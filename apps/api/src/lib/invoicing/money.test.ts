@@ -75,18 +75,22 @@ describe('contract money in SQL (DESIGN §11)', () => {
     expect(await exportMoneyOf(empty.id)).toEqual({ invoiced_amount: 0, payed_amount: 0, to_be_payed_amount: 0, planned_amount: 0 });
   });
 
-  it("a payment carries its invoice's contract, follows the invoice to another contract, and cannot be given another", async () => {
+  it("a payment carries its invoice's contract and number, follows the invoice, and cannot be given others", async () => {
     const a = await createContract(t.db);
     const b = await createContract(t.db);
     const base = { contract_id: a.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
     const [n] = await t.db.insert(invoices).values({ ...base, amount: '100.00', number: `K-${a.id}-1`, invoice_date: '2026-01-01' }).returning();
     const [p] = await t.db.insert(invoicePayments).values({ number: `KP-${a.id}-1`, invoice_id: n!.id, payment_date: '2026-01-10', amount_paid: '40.00' }).returning();
+    const numberOf = async (id: number) => (await t.db.select({ n: invoicePayments.invoice_number }).from(invoicePayments).where(eq(invoicePayments.id, id)))[0]!.n;
     expect(await paymentContractOf(p!.id)).toBe(a.id);
-    // Written by hand, the key still comes from the invoice.
-    await t.db.update(invoicePayments).set({ contract_id: b.id }).where(eq(invoicePayments.id, p!.id));
+    expect(await numberOf(p!.id)).toBe(`K-${a.id}-1`);
+    // Written by hand, the keys still come from the invoice.
+    await t.db.update(invoicePayments).set({ contract_id: b.id, invoice_number: 'X-1' }).where(eq(invoicePayments.id, p!.id));
     expect(await paymentContractOf(p!.id)).toBe(a.id);
-    await t.db.update(invoices).set({ contract_id: b.id }).where(eq(invoices.id, n!.id));
+    expect(await numberOf(p!.id)).toBe(`K-${a.id}-1`);
+    await t.db.update(invoices).set({ contract_id: b.id, number: `K-${b.id}-1` }).where(eq(invoices.id, n!.id));
     expect(await paymentContractOf(p!.id)).toBe(b.id);
+    expect(await numberOf(p!.id)).toBe(`K-${b.id}-1`);
     expect(await exportMoneyOf(a.id)).toMatchObject({ invoiced_amount: 0, payed_amount: 0 });
     expect(await exportMoneyOf(b.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 40, to_be_payed_amount: 60 });
     expect(await moneyOf(b.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 40, to_be_payed_amount: 60 });

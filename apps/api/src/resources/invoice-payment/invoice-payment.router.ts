@@ -72,8 +72,8 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     table: p,
     columns: {
       ...Object.fromEntries(plainFields.map((f) => [f, p[f] as AnyPgColumn])),
-      // A payment's invoice is numbered: sorted by its number, walked along invoices_number_unique.
-      invoice: sortedBy(sql<string>`coalesce(${i.number}, '')`, i.number),
+      // A payment's invoice is numbered: its number as the payment holds it (0030), sorted along its index.
+      invoice: sortedBy(sql<string>`coalesce(${p.invoice_number}, '')`, p.invoice_number),
       contract_id: i.contract_id,
       contract: contracts.application_number,
       student_id: contracts.student_id,
@@ -90,7 +90,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     },
     joins: joinInvoiceContract,
     countJoins: (q) => q,
-    sortJoins: { invoice: joinInvoice, contract: joinInvoiceContract, student_name: joinInvoiceContract },
+    sortJoins: { contract: joinInvoiceContract, student_name: joinInvoiceContract },
     neverNull: ['contract'],
     // The payment's number, its invoice's number, or its contract's application number or student's name
     // (payments carry their contract, 0023): each through its own index.

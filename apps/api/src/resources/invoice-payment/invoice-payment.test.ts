@@ -198,6 +198,23 @@ describe('invoice payments: the money follows at once', () => {
 });
 
 describe('invoice payments: overview filters and export', () => {
+  it("sorts by the invoice's number both ways, as a join with the invoices orders them (the payment's copy, 0030)", async () => {
+    const { contract } = await contractWithStudent();
+    const [a, b] = [await numbered(contract.id, '100.00'), await numbered(contract.id, '100.00')];
+    // Paid in the other order, so the payments' ids do not follow the invoices' numbers.
+    await pay(b.id, 1);
+    await pay(a.id, 2);
+    await pay(b.id, 3);
+    for (const direction of ['asc', 'desc']) {
+      const res = await api('get', `/invoice_payments?contract_id=${contract.id}&sort=invoice|${direction}`);
+      const expected = await t.db.execute<{ id: number; number: string }>(
+        sql.raw(`select p.id, i.number from invoice_payments p join invoices i on i.id = p.invoice_id
+          where i.contract_id = ${contract.id} order by i.number ${direction}, p.id ${direction}`),
+      );
+      expect(res.body.data.map((r: { id: number; invoice: string }) => [r.id, r.invoice])).toEqual(expected.rows.map((r) => [r.id, r.number]));
+    }
+  });
+
   it('filters by contract, student, e-mail sent and payment date after, sorted by number by default', async () => {
     const { contract, student } = await contractWithStudent();
     const inv = await numbered(contract.id, '1000.00');
