@@ -64,7 +64,7 @@ interface PlanNode {
 }
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
-/** The statements sent through the test's connection while `capturing`: what a request ran, with its values. */
+/** The statements sent through the test's connection since a request began (pageAndPlan): what it ran, with its values. */
 const sent: { text: string; values: unknown[] }[] = [];
 const query = one.pool.query.bind(one.pool) as (...args: unknown[]) => Promise<unknown>;
 (one.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
