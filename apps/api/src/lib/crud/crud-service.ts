@@ -18,12 +18,13 @@ import {
   type SessionUser,
   type SortDirection,
   type SortKey,
+  viewsOf,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
-import { filledParams, prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, writeSql } from '../prepared.js';
+import { filledParams, prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, writeSql, type PreparedStatement } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
 /** A quick filter in parts (CrudConfig `searchParts`). */
@@ -482,6 +483,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   /** The exact count of the rows a filter finds: the table with the filter's joins only. */
   const countOf = (where: SQL | undefined) => withCountJoins(db.select({ total: count() }).from(table as PgTable).$dynamic()).where(where);
 
+  /** Whether the filters are exactly a view's fixed filter (the planned scholarship payments), nothing more. */
+  const isViewFilter = (filters: Readonly<Record<string, unknown>>) =>
+    viewsOf(resource).some(
+      ({ fixedFilter }) =>
+        fixedFilter !== undefined &&
+        Object.keys(filters).length === Object.keys(fixedFilter).length &&
+        Object.entries(fixedFilter).every(([field, value]) => filters[field] === value),
+    );
+
   /** The lookup sort (`lookupSorts`) of a list sorted by one lookup's name alone, not searched. */
   function lookupSortOf(query: Pick<ListQuery<Record<string, unknown>>, 'sort' | 'search'>) {
     const [only, ...more] = query.sort;
@@ -496,12 +506,34 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * read first, ranked by name; then each one's first rows by id are found in an arm of their own, its key a
    * constant, and the page taken among them. A constant lets PostgreSQL plan each arm for its own rows: a key
    * joined in (LATERAL) was planned as an average one, and walked the whole table by id for a type without rows
-   * (0.1 s each).
+   * (0.1 s each). The statement is kept per shape and set of lookup rows (`lookupShapes`), run with the filter's
+   * values and the cursor's id: writing it for each request cost about 2 ms. A filter the planner expects to find
+   * fewer than COLLECT_BELOW_ROWS rows is not paged this way (`list`).
    */
-  async function lookupPageRows(query: ListQuery<Record<string, unknown>>, where: SQL | undefined, lookup: LookupSort, cursor?: Cursor): Promise<Row[]> {
+  async function lookupPageRows(query: ListQuery<Record<string, unknown>>, lookup: LookupSort, cursor?: Cursor): Promise<Row[]> {
     const ranks = await db
       .select({ id: sql<number>`${lookup.id}`, r: sql<number>`(dense_rank() over (order by ${lookup.name}) - 1)::int` })
       .from(lookup.id.table as PgTable);
+    if (ranks.length === 0) return [];
+    const where = whereOf(query);
+    const parameterized = where && withPlaceholders(where);
+    // A condition that cannot be split into text and values is written into a statement of its own, not kept.
+    if (where && !parameterized) return lookupPage(query, lookup, ranks, where, cursor && { direction: cursor.direction, id: cursor.id }).execute();
+    const key = JSON.stringify([query.sort, query.perPage, cursor ? cursor.direction : query.page, parameterized?.text, ranks]);
+    const statement =
+      lookupShapes.get(key) ??
+      rememberShape(lookupShapes, key, prepareUnnamed(lookupPage(query, lookup, ranks, parameterized?.template, cursor && { direction: cursor.direction, id: sql.placeholder('cursor') })));
+    return statement.execute({ ...parameterized?.values, cursor: cursor?.id });
+  }
+
+  /** The statement of `lookupPageRows`, for these lookup rows and ranks. */
+  function lookupPage(
+    query: ListQuery<Record<string, unknown>>,
+    lookup: LookupSort,
+    ranks: readonly { id: number; r: number }[],
+    where: SQL | undefined,
+    cursor?: { direction: Cursor['direction']; id: number | Placeholder },
+  ) {
     const ascending = (lookup.direction === 'asc') === ((cursor?.direction ?? 'after') === 'after');
     const [gt, dir] = ascending ? [sql`>`, sql`asc`] : [sql`<`, sql`desc`];
     const skip = cursor ? 0 : (query.page - 1) * query.perPage;
@@ -519,7 +551,6 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         .limit(upTo);
       return sql`(${rows})`;
     });
-    if (arms.length === 0) return [];
     const ids = sql`select u.id from (${sql.join(arms, sql` union all `)}) u order by u.r ${dir}, u.id ${dir} limit ${rowLimit(query.perPage)} offset ${rowLimit(skip)}`;
     return selectRows(db).where(sql`${table.id} in (${ids})`).orderBy(...orderOf(query.sort, query.search));
   }
@@ -630,8 +661,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    */
   const listShapes = new Map<string, ListStatements>();
   const filteredShapes = new Map<string, ListStatements>();
+  const lookupShapes = new Map<string, PreparedStatement<Row[]>>();
   const shapeKey = (query: ListQuery<Record<string, unknown>>) => JSON.stringify([query.sort, query.filters, query.perPage]);
-  function rememberShape(shapes: Map<string, ListStatements>, key: string, statements: ListStatements): ListStatements {
+  function rememberShape<S>(shapes: Map<string, S>, key: string, statements: S): S {
     if (shapes.size >= LIST_SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
     shapes.set(key, statements);
     return statements;
@@ -759,11 +791,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       };
       const offset = (query.page - 1) * query.perPage;
       const keysetPage = async () => {
+        // Sorted by a lookup's name, a page per name, unless the filter finds few rows: then those are sorted.
+        // Each name's walk reads its rows until it has a page, every one of them for a name without a match (a
+        // student's two contracts by scholarship: 8 → 34 ms).
+        // A view's own filter (the planned payments) is not such a filter: its index serves each name's walk.
         const lookup = lookupSortOf(query);
-        if (lookup) {
-          const written = whereOf(query);
-          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, written, lookup, query.cursor) : [];
-          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, written, lookup);
+        const written = lookup && where && !isViewFilter(query.filters) ? whereOf(query) : undefined;
+        if (lookup && (!written || (await planOf(plannedRowsQuery(written)))['Plan Rows'] >= COLLECT_BELOW_ROWS)) {
+          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, lookup, query.cursor) : [];
+          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, lookup);
         }
         // An arm the planner expects to find few rows is collected: walking the sort's index for them costs as
         // many rows as precede them in its order, which its estimate cannot know (a name's rows sit together).
