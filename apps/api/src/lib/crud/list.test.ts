@@ -69,6 +69,23 @@ describe('the count of a big list', () => {
 type Page = { data: { id: number }[]; links: { next?: string; prev?: string; pagination: { current_page: number } } };
 const ids = (page: Page) => page.data.map((r) => r.id);
 
+/** A page of the contracts overview. */
+async function contractsPage(query: string): Promise<Page> {
+  const res = await t.http().get(`/api/v1.0/contracts/${query}`).set('Authorization', `Bearer ${token}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body as Page;
+}
+/** The lookups' names the contracts sort by, as SQL over the tables `orderedContracts` joins. */
+const LOOKUP_NAMES = { contract_status_name: 's.name', scholarship_code: 'sc.code', program_shortname: 'p.shortname' };
+/** The ids of the contracts that meet `where`, in the order of a lookup's name and then the id, as one query gives them. */
+async function orderedContracts(name: string, direction: string, where: string, limit = 'all'): Promise<number[]> {
+  const { rows } = await t.db.execute<{ id: number }>(
+    sql.raw(`select c.id from contracts c join contract_statuses s on s.id = c.contract_status_id join scholarships sc on sc.id = c.scholarship_id
+      join programs p on p.id = c.program_id where ${where} order by ${name} ${direction}, c.id ${direction} limit ${limit}`),
+  );
+  return rows.map((r) => r.id);
+}
+
 describe('keyset paging: the next and prev links', () => {
   const get = async (query: string): Promise<Page> => {
     const res = await list(query);
@@ -153,38 +170,27 @@ describe('keyset paging: the next and prev links', () => {
     for (let i = 0; i < 14; i++) {
       await createContract(t.db, { student_id: student.id, program_id: made[i % 3]!.id, contract_status_id: 1 + (i % 4), scholarship_id: 1 + (i % 2), intake: i % 2 ? 2023 : 2024 });
     }
-    const contracts = async (query: string): Promise<Page> => {
-      const res = await t.http().get(`/api/v1.0/contracts/${query}`).set('Authorization', `Bearer ${token}`);
-      expect(res.status, res.text).toBe(200);
-      return res.body as Page;
-    };
-    const names = { contract_status_name: 's.name', scholarship_code: 'sc.code', program_shortname: 'p.shortname' };
-    for (const [field, name] of Object.entries(names)) {
+    for (const [field, name] of Object.entries(LOOKUP_NAMES)) {
       for (const direction of ['asc', 'desc']) {
         // Two values of one filter: the statement kept for the shape answers each request's own.
         for (const [filter, where] of [['', 'true'], ['&intake=2023', 'c.intake = 2023'], ['&intake=2024', 'c.intake = 2024']]) {
-          const expected = (
-            await t.db.execute<{ id: number }>(
-              sql.raw(`select c.id from contracts c join contract_statuses s on s.id = c.contract_status_id join scholarships sc on sc.id = c.scholarship_id
-                join programs p on p.id = c.program_id where ${where} order by ${name} ${direction}, c.id ${direction}`),
-            )
-          ).rows.map((r) => r.id);
+          const expected = await orderedContracts(name, direction, where!);
           const base = `?sort=${field}|${direction}${filter}&per_page=4`;
           const last = Math.ceil(expected.length / 4);
           const numbered: number[] = [];
-          for (let n = 1; n <= last; n++) numbered.push(...ids(await contracts(`${base}&page=${n}`)));
+          for (let n = 1; n <= last; n++) numbered.push(...ids(await contractsPage(`${base}&page=${n}`)));
           expect(numbered, base).toEqual(expected);
           const walked: number[] = [];
-          let page = await contracts(`${base}&page=1`);
+          let page = await contractsPage(`${base}&page=1`);
           for (let n = 2; ; n++) {
             walked.push(...ids(page));
             if (!page.links.next) break;
-            page = await contracts(`${base}&page=${n}&cursor=${page.links.next}`);
+            page = await contractsPage(`${base}&page=${n}&cursor=${page.links.next}`);
           }
           expect(walked, base).toEqual(expected);
           const back: number[] = [];
           for (let n = last - 1; page.links.prev; n--) {
-            page = await contracts(`${base}&page=${n}&cursor=${page.links.prev}`);
+            page = await contractsPage(`${base}&page=${n}&cursor=${page.links.prev}`);
             back.unshift(...ids(page));
           }
           expect(back, base).toEqual(expected.slice(0, (last - 1) * 4));
@@ -208,29 +214,18 @@ describe('keyset paging: the next and prev links', () => {
     await t.db.execute(sql`analyze contracts`);
     const planned = await t.db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(sql`explain (format json) select id from contracts where intake = 2023`);
     expect(planned.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']).toBeGreaterThanOrEqual(COLLECT_BELOW_ROWS);
-    const contracts = async (query: string): Promise<Page> => {
-      const res = await t.http().get(`/api/v1.0/contracts/${query}`).set('Authorization', `Bearer ${token}`);
-      expect(res.status, res.text).toBe(200);
-      return res.body as Page;
-    };
-    const names = { contract_status_name: 's.name', scholarship_code: 'sc.code', program_shortname: 'p.shortname' };
-    for (const [field, name] of Object.entries(names)) {
+    for (const [field, name] of Object.entries(LOOKUP_NAMES)) {
       for (const direction of ['asc', 'desc']) {
         for (const intake of [2023, 2024]) {
-          const expected = (
-            await t.db.execute<{ id: number }>(
-              sql.raw(`select c.id from contracts c join contract_statuses s on s.id = c.contract_status_id join scholarships sc on sc.id = c.scholarship_id
-                join programs p on p.id = c.program_id where c.intake = ${intake} order by ${name} ${direction}, c.id ${direction} limit 150`),
-            )
-          ).rows.map((r) => r.id);
+          const expected = await orderedContracts(name, direction, `c.intake = ${intake}`, '150');
           const base = `?sort=${field}|${direction}&intake=${intake}&per_page=50`;
-          const numbered = [...ids(await contracts(`${base}&page=1`)), ...ids(await contracts(`${base}&page=2`)), ...ids(await contracts(`${base}&page=3`))];
+          const numbered = [...ids(await contractsPage(`${base}&page=1`)), ...ids(await contractsPage(`${base}&page=2`)), ...ids(await contractsPage(`${base}&page=3`))];
           expect(numbered, base).toEqual(expected);
-          const first = await contracts(`${base}&page=1`);
-          const second = await contracts(`${base}&page=2&cursor=${first.links.next}`);
-          const third = await contracts(`${base}&page=3&cursor=${second.links.next}`);
+          const first = await contractsPage(`${base}&page=1`);
+          const second = await contractsPage(`${base}&page=2&cursor=${first.links.next}`);
+          const third = await contractsPage(`${base}&page=3&cursor=${second.links.next}`);
           expect([...ids(first), ...ids(second), ...ids(third)], base).toEqual(expected);
-          expect(ids(await contracts(`${base}&page=2&cursor=${third.links.prev}`)), base).toEqual(expected.slice(50, 100));
+          expect(ids(await contractsPage(`${base}&page=2&cursor=${third.links.prev}`)), base).toEqual(expected.slice(50, 100));
         }
       }
     }
