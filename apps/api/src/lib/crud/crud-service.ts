@@ -510,12 +510,11 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * values and the cursor's id: writing it for each request cost about 2 ms. A filter the planner expects to find
    * fewer than COLLECT_BELOW_ROWS rows is not paged this way (`list`).
    */
-  async function lookupPageRows(query: ListQuery<Record<string, unknown>>, lookup: LookupSort, cursor?: Cursor): Promise<Row[]> {
+  async function lookupPageRows(query: ListQuery<Record<string, unknown>>, lookup: LookupSort, where: SQL | undefined, cursor?: Cursor): Promise<Row[]> {
     const ranks = await db
       .select({ id: sql<number>`${lookup.id}`, r: sql<number>`(dense_rank() over (order by ${lookup.name}) - 1)::int` })
       .from(lookup.id.table as PgTable);
     if (ranks.length === 0) return [];
-    const where = whereOf(query);
     const parameterized = where && withPlaceholders(where);
     // A condition that cannot be split into text and values is written into a statement of its own, not kept.
     if (where && !parameterized) return lookupPage(query, lookup, ranks, where, cursor && { direction: cursor.direction, id: cursor.id }).execute();
@@ -796,10 +795,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         // student's two contracts by scholarship: 8 → 34 ms).
         // A view's own filter (the planned payments) is not such a filter: its index serves each name's walk.
         const lookup = lookupSortOf(query);
-        const written = lookup && where && !isViewFilter(query.filters) ? whereOf(query) : undefined;
-        if (lookup && (!written || (await planOf(plannedRowsQuery(written)))['Plan Rows'] >= COLLECT_BELOW_ROWS)) {
-          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, lookup, query.cursor) : [];
-          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, lookup);
+        const written = lookup && whereOf(query);
+        if (lookup && (!written || isViewFilter(query.filters) || (await planOf(plannedRowsQuery(written)))['Plan Rows'] >= COLLECT_BELOW_ROWS)) {
+          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, lookup, written, query.cursor) : [];
+          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, lookup, written);
         }
         // An arm the planner expects to find few rows is collected: walking the sort's index for them costs as
         // many rows as precede them in its order, which its estimate cannot know (a name's rows sit together).
