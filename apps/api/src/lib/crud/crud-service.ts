@@ -460,10 +460,6 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   }
   /** The planner's estimate of a count, when big enough to be worth answering instead of counting. */
   const worthEstimating = (planned: number): number | undefined => (planned >= ESTIMATE_FROM_ROWS ? Math.round(planned) : undefined);
-  /** The planner's estimate of a plannedRowsQuery's rows (its placeholders filled), when big enough to be worth it. */
-  async function plannedRows(explain: Query, values: Record<string, unknown> = {}): Promise<number | undefined> {
-    return worthEstimating((await planOf(explain, values))['Plan Rows']);
-  }
 
   /**
    * The planner's estimate of the rows of each arm of a search (armsOf) and of the list it searches (the filter
@@ -506,23 +502,28 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * read first, ranked by name; then each one's first rows by id are found in an arm of their own, its key a
    * constant, and the page taken among them. A constant lets PostgreSQL plan each arm for its own rows: a key
    * joined in (LATERAL) was planned as an average one, and walked the whole table by id for a type without rows
-   * (0.1 s each). The statement is kept per shape and set of lookup rows (`lookupShapes`), run with the filter's
-   * values and the cursor's id: writing it for each request cost about 2 ms. A filter the planner expects to find
+   * (0.1 s each). The statement is kept with the list's shape, per page (or cursor side) and set of lookup rows
+   * (`ListStatements.lookup`), run with the filter's values and the cursor's id: writing it for each request cost
+   * about 2 ms. A filter the planner expects to find
    * fewer than COLLECT_BELOW_ROWS rows is not paged this way (`list`).
    */
-  async function lookupPageRows(query: ListQuery<Record<string, unknown>>, lookup: LookupSort, where: SQL | undefined, cursor?: Cursor): Promise<Row[]> {
+  async function lookupPageRows(
+    query: ListQuery<Record<string, unknown>>,
+    lookup: LookupSort,
+    filter: { where: SQL | undefined; values: Record<string, unknown>; kept: Map<string, PreparedStatement<Row[]>> | undefined },
+    cursor?: Cursor,
+  ): Promise<Row[]> {
     const ranks = await db
       .select({ id: sql<number>`${lookup.id}`, r: sql<number>`(dense_rank() over (order by ${lookup.name}) - 1)::int` })
       .from(lookup.id.table as PgTable);
     if (ranks.length === 0) return [];
-    const parameterized = where && withPlaceholders(where);
-    // A condition that cannot be split into text and values is written into a statement of its own, not kept.
-    if (where && !parameterized) return lookupPage(query, lookup, ranks, where, cursor && { direction: cursor.direction, id: cursor.id }).execute();
-    const key = JSON.stringify([query.sort, query.perPage, cursor ? cursor.direction : query.page, parameterized?.text, ranks]);
+    // A filter that cannot be split into text and values (no kept shape) is written into a statement of its own.
+    if (!filter.kept) return lookupPage(query, lookup, ranks, filter.where, cursor && { direction: cursor.direction, id: cursor.id }).execute();
+    const key = JSON.stringify([cursor ? cursor.direction : query.page, ranks]);
     const statement =
-      lookupShapes.get(key) ??
-      rememberShape(lookupShapes, key, prepareUnnamed(lookupPage(query, lookup, ranks, parameterized?.template, cursor && { direction: cursor.direction, id: sql.placeholder('cursor') })));
-    return statement.execute({ ...parameterized?.values, cursor: cursor?.id });
+      filter.kept.get(key) ??
+      rememberShape(filter.kept, key, prepareUnnamed(lookupPage(query, lookup, ranks, filter.where, cursor && { direction: cursor.direction, id: sql.placeholder('cursor') })));
+    return statement.execute({ ...filter.values, cursor: cursor?.id });
   }
 
   /** The statement of `lookupPageRows`, for these lookup rows and ranks. */
@@ -650,7 +651,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       page: prepare(pageAt(query, where, sql.placeholder('offset'))),
       after: keyset ? prepare(pageFrom(query, where, keyset, 'after', sql.placeholder('cursor'))) : undefined,
       before: keyset ? prepare(pageFrom(query, where, keyset, 'before', sql.placeholder('cursor'))) : undefined,
-      planned: where && config.estimatedFilters?.some((f) => query.filters[f] !== undefined) ? plannedRowsQuery(where) : undefined,
+      planned: where ? plannedRowsQuery(where) : undefined,
+      /** The statements of the shape sorted by a lookup's name (lookupPageRows), by page and lookup rows. */
+      lookup: new Map<string, PreparedStatement<Row[]>>(),
     };
   }
   type ListStatements = ReturnType<typeof listStatementsOf>;
@@ -660,7 +663,6 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    */
   const listShapes = new Map<string, ListStatements>();
   const filteredShapes = new Map<string, ListStatements>();
-  const lookupShapes = new Map<string, PreparedStatement<Row[]>>();
   const shapeKey = (query: ListQuery<Record<string, unknown>>) => JSON.stringify([query.sort, query.filters, query.perPage]);
   function rememberShape<S>(shapes: Map<string, S>, key: string, statements: S): S {
     if (shapes.size >= LIST_SHAPES_KEPT) shapes.delete(shapes.keys().next().value!);
@@ -767,6 +769,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       const values = kept?.values ?? {};
       // The filter as a condition: its template when kept (run with `values`), otherwise written for this request.
       const where = statements ? statements.where : whereOf(query);
+      // The planner's estimate of the filter's rows, asked at most once: the count and a lookup sort both read it.
+      let filterPlan: Promise<number> | undefined;
+      const plannedFilterRows = () => (filterPlan ??= planOf(statements?.planned ?? plannedRowsQuery(where!), values).then((plan) => plan['Plan Rows']));
       const parts = query.search ? config.searchParts?.(query.search) : undefined;
       const filtered = parts ? whereOf({ search: undefined, filters: query.filters }) : undefined;
       // A search in parts: how many rows each part finds decides how its first rows are found, and whether the
@@ -778,7 +783,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
         if (where && !query.exactCount && !query.search && config.estimatedFilters?.some((f) => query.filters[f] !== undefined)) {
-          const estimate = await plannedRows(statements?.planned ?? plannedRowsQuery(where), values);
+          const estimate = worthEstimating(await plannedFilterRows());
           if (estimate !== undefined) return { total: estimate, estimated: true };
         }
         if (planned && !query.exactCount) {
@@ -795,10 +800,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         // student's two contracts by scholarship: 8 → 34 ms).
         // A view's own filter (the planned payments) is not such a filter: its index serves each name's walk.
         const lookup = lookupSortOf(query);
-        const written = lookup && whereOf(query);
-        if (lookup && (!written || isViewFilter(query.filters) || (await planOf(plannedRowsQuery(written)))['Plan Rows'] >= COLLECT_BELOW_ROWS)) {
-          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, lookup, written, query.cursor) : [];
-          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, lookup, written);
+        if (lookup && (!where || isViewFilter(query.filters) || (await plannedFilterRows()) >= COLLECT_BELOW_ROWS)) {
+          const filter = { where, values, kept: statements?.lookup };
+          const fromCursor = query.cursor && keyset ? await lookupPageRows(query, lookup, filter, query.cursor) : [];
+          return fromCursor.length > 0 ? fromCursor : lookupPageRows(query, lookup, filter);
         }
         // An arm the planner expects to find few rows is collected: walking the sort's index for them costs as
         // many rows as precede them in its order, which its estimate cannot know (a name's rows sit together).
