@@ -30,7 +30,7 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   await page.goto(`/#/invoicepayment/new?invoice_id=${invoiceId}`);
   await expect(page.getByText(`Payment of invoice ${invoiceNumber}`)).toBeVisible();
   await expect(page.getByLabel(/^Amount Paid/)).toHaveValue('€ 1.234,56');
-  await expect(page.getByLabel(/^Contract/)).not.toHaveValue('');
+  await expect(page.getByRole('combobox', { name: /^Contract/ })).not.toHaveValue('');
   await page.getByLabel(/^Commission/).fill('0,07');
   await expect(page.getByLabel(/^Net Amount/)).toHaveValue('€ 1.234,49');
   await page.getByLabel(/^Payment Date/).fill('10-03-2026');

@@ -6,7 +6,8 @@
 // an in-process app (every statement the request ran, with its parameters) and replayed through `pg` in the
 // same run, so that each API figure stands beside the cost of its own SQL.
 // Flags: --explain prints EXPLAIN (ANALYZE, BUFFERS) of every statement of the slowest list case.
-// --skip-filters leaves out the section of one filter with every sort (about 1,500 requests, 2–3 minutes).
+// --skip-filters leaves out the section of one filter with every sort (about 1,500 requests, 2–3 minutes);
+// --skip-finance the contract finance exports (about 1.5 minutes).
 // Stop `pnpm start` first: one server per data directory.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -34,7 +35,13 @@ import { filterCaseUrls } from './filter-cases.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const serverJs = path.join(root, 'apps/api/dist/server.js');
 const webDist = path.join(root, 'apps/web/dist');
-const { explain, 'skip-filters': skipFilters } = parseArgs({ options: { explain: { type: 'boolean', default: false }, 'skip-filters': { type: 'boolean', default: false } } }).values;
+const {
+  explain,
+  'skip-filters': skipFilters,
+  'skip-finance': skipFinance,
+} = parseArgs({
+  options: { explain: { type: 'boolean', default: false }, 'skip-filters': { type: 'boolean', default: false }, 'skip-finance': { type: 'boolean', default: false } },
+}).values;
 const scale = Number(process.env.BENCH_SCALE ?? 100_000);
 if (!Number.isInteger(scale) || scale < 1) throw new Error('BENCH_SCALE must be a whole number ≥ 1');
 const RUNS = 40;
@@ -603,25 +610,31 @@ async function openLoop(rate: number, seconds: number, paths: readonly string[])
 const EXPORTS = 3;
 await new Promise((r) => setTimeout(r, 1000));
 const pid = server.child.pid!;
+
+/** One export downloaded whole: its seconds, its bytes, and the server's peak RSS meanwhile (sampled every 50 ms). */
+async function download(apiPath: string, body: object = {}): Promise<{ seconds: number; bytes: number; peak: number }> {
+  let peak = memoryOf(pid).rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
+  const started = performance.now();
+  const res = await fetch(`${base}${API}${apiPath}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  let bytes = 0;
+  for await (const chunk of res.body ?? []) bytes += (chunk as Uint8Array).length;
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  if (res.status !== 200) failures.push(`POST ${apiPath} answered ${res.status}`);
+  return { seconds, bytes, peak: Math.max(peak, memoryOf(pid).rss) };
+}
+
 const baseline = memoryOf(pid).rss;
 let peak = baseline;
-const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
 const exportTimes: number[] = [];
 let bytes = 0;
 for (let k = 0; k < EXPORTS; k++) {
-  const exportStarted = performance.now();
-  const exported = await fetch(`${base}${API}/contracts/download_report`, {
-    method: 'POST',
-    headers: { authorization, 'content-type': 'application/json' },
-    body: '{}',
-  });
-  bytes = 0;
-  for await (const chunk of exported.body ?? []) bytes += (chunk as Uint8Array).length;
-  exportTimes.push((performance.now() - exportStarted) / 1000);
-  if (exported.status !== 200) failures.push(`the export answered ${exported.status}`);
+  const exported = await download('/contracts/download_report');
+  exportTimes.push(exported.seconds);
+  bytes = exported.bytes;
+  peak = Math.max(peak, exported.peak);
 }
-clearInterval(sampler);
-peak = Math.max(peak, memoryOf(pid).rss);
 await new Promise((r) => setTimeout(r, 3000));
 const after = memoryOf(pid).rss;
 const exportSeconds = [...exportTimes].sort((a, b) => a - b)[Math.floor(EXPORTS / 2)]!;
@@ -734,6 +747,29 @@ if (!skipFilters) {
     goal: '(for reference)',
   });
   for (const { url, ms } of filterTimes.slice(0, 5)) rows.push({ measure: `  slowest filtered sort: ${url}`, figure: `${f1(ms)} ms`, goal: '(for reference)' });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 8. The contract finance exports of every contract (issue 14): payment status and balance as of today, payments
+// due, payment status over the academic year. Each once, after 5 s of quiet; its time, size and the server's RSS.
+// Goals for reference: issue 11 sets them for the contracts export alone.
+
+if (!skipFinance) {
+  for (const [label, apiPath] of [
+    ['Payment_Status.xlsx', '/contracts/download_paymentstatus'],
+    ['Balance.xlsx', '/contracts/download_balance'],
+    ['Payments_Due.xlsx', '/contracts/download_payments_due'],
+    ['Payment status over the academic year', '/contracts/download_paymentstatus_period'],
+  ] as const) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const before = memoryOf(pid).rss;
+    const done = await download(apiPath);
+    rows.push({
+      measure: `export ${label} of ${sizes.contracts} contracts (${(done.bytes / 1e6).toFixed(1)} MB): RSS before ${before.toFixed(0)} MB, peak ${done.peak.toFixed(0)} MB`,
+      figure: `${done.seconds.toFixed(1)} s`,
+      goal: '(for reference)',
+    });
+  }
 }
 
 await stopServer(server.child);

@@ -28,6 +28,7 @@ export type FieldKind =
   | 'money'
   | 'date'
   | 'simpleDate'
+  | 'timestamp'
   | 'dateRange'
   | 'boolean'
   | 'select';
@@ -38,6 +39,11 @@ export interface ActionField {
   label: string;
   kind: FieldKind;
   choices?: ChoiceListName;
+  /**
+   * Parameters of the choice list, given the record the action runs on with the dialog's values over it (the
+   * registration fees of the invoice's contract). Empty values are not sent.
+   */
+  choiceParamsFor?: (values: Readonly<ActionRow>) => Record<string, string | number | boolean | null | undefined>;
   options?: readonly { value: string | number | boolean; label: string }[];
   description?: string;
   /** boolean: Yes / No / empty, so that "unchanged" differs from "No" (bulk edit). */

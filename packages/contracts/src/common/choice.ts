@@ -32,6 +32,7 @@ export const CHOICE_LISTS = [
   'invoices',
   'invoices_credit_notes',
   'scholarship_payment_types',
+  'scholarship_payment_exports',
 ] as const;
 export type ChoiceListName = (typeof CHOICE_LISTS)[number];
 

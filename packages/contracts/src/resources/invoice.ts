@@ -31,6 +31,8 @@ export const InvoiceSchema = z.object({
   expiration_date: nullableText,
   extended_deadline_date: nullableText,
   email_timestamp: nullableText,
+  /** Audit pairs (spec §3): who did it, by display name (read-only, never written through the API). */
+  email_user: nullableText,
   email_reminder_timestamp: nullableText,
   credit_note: nullableText,
   linked_invoice_id: nullableId,
@@ -44,8 +46,11 @@ export const InvoiceSchema = z.object({
   pro_forma: z.boolean(),
   pdf_filename: nullableText,
   pdf_timestamp: nullableText,
+  pdf_user: nullableText,
   creation_timestamp: nullableText,
+  creation_user: nullableText,
   edit_timestamp: z.string().nullable(),
+  edit_user: nullableText,
 });
 
 const year = z.number({ error: 'Year is required' }).int('Year must be 1 to 5').min(1, 'Year must be 1 to 5').max(5, 'Year must be 1 to 5');
@@ -246,7 +251,17 @@ const linkRegistration = defineAction({
   label: 'Link Registration Fee',
   scope: 'record',
   input: z.object({ registration_fee_id: requiredRef('Registration fee') }),
-  fields: [{ name: 'registration_fee_id', label: 'Registration fee', kind: 'select', choices: 'invoices' }],
+  fields: [
+    {
+      name: 'registration_fee_id',
+      label: 'Registration fee',
+      kind: 'select',
+      choices: 'invoices',
+      // Only the numbered pro-forma registration fees (type 3) of the invoice's student, of any of the student's
+      // contracts: what the API accepts.
+      choiceParamsFor: (row) => ({ student_id: Number(row.student_id), document_type_id: 3, pro_forma: true }),
+    },
+  ],
   result: 'record',
   changesRecord: true,
   level: 'user',

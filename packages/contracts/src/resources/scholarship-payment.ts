@@ -3,6 +3,7 @@ import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
 import { isoDate, money, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
+import { SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE } from '../rules/scholarship-payments.js';
 
 const nullableText = z.string().nullable();
 const nullableId = z.number().int().nullable();
@@ -39,7 +40,7 @@ export const ScholarshipPaymentSchema = z.object({
   edit_user: nullableText,
 });
 
-/** Required fields of spec §5: contract, payment type, amount, planned date (type 2 also a linked invoice: the API checks it). */
+/** Required fields of spec §5: contract, payment type, amount, planned date (type 2 also a linked invoice: see below). */
 const editable = {
   contract_id: requiredRef('Contract'),
   scholarship_payment_type_id: requiredRef('Payment type'),
@@ -52,7 +53,19 @@ const editable = {
   linked_invoice_id: optionalRef('Linked invoice or credit note'),
 };
 
-export const ScholarshipPaymentCreateSchema = z.object(editable);
+/**
+ * Spec §5: a university fee (type 2) names the invoice or credit note it settles. Checked as soon as type and
+ * link are readable, whatever the other fields, so a form shows it (and keeps Save disabled) at once; the API
+ * also checks it on every change of the merged record, and that the link is the contract's.
+ */
+export const ScholarshipPaymentCreateSchema = z.object(editable).refine(
+  (v) => v.scholarship_payment_type_id !== SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE || (v.linked_invoice_id !== null && v.linked_invoice_id !== undefined),
+  {
+    message: 'A university fee payment (type 2) needs its linked invoice or credit note',
+    path: ['linked_invoice_id'],
+    when: ({ issues }) => !issues.some((i) => ['scholarship_payment_type_id', 'linked_invoice_id'].includes(String(i.path?.[0]))),
+  },
+);
 
 export const ScholarshipPaymentUpdateSchema = z
   .object({ ...editable, payment_date: isoDate('Payment date'), payment_allowed: z.boolean({ error: 'Export allowed must be true or false' }) })
@@ -136,16 +149,20 @@ const exportPayments = defineAction({
   level: 'user',
   views: ['numbered'],
   filename: 'Payments.xlsx',
-  confirm: 'Export every numbered payment that is ready (or the selected ones) to the bank? They are marked exported.',
+  confirm: 'Export the selected payments, or those of the current filter, that are ready (numbered, allowed, not yet exported) to the bank? They are marked exported.',
   failureText: 'exporting payments',
 });
 
-/** The SEPA credit-transfer file (pain.001.001.03) of an export: the last one when none is named. */
+/**
+ * The SEPA credit-transfer file (pain.001.001.03) of an export, chosen among the exports (newest first, each named
+ * by its time, user, payments and total): the last one when none is chosen.
+ */
 const downloadSepa = defineAction({
   name: 'download_sepa',
   label: 'Download SEPA file',
   scope: 'list',
   input: z.object({ export_id: wholeNumber('export_id').positive('export_id must be an export').optional() }),
+  fields: [{ name: 'export_id', label: 'Export (empty: the latest)', kind: 'select', choices: 'scholarship_payment_exports' }],
   result: 'file',
   level: 'user',
   views: ['numbered'],

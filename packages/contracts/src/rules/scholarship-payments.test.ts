@@ -46,6 +46,26 @@ describe('scholarshipPaymentsToPlan', () => {
       ['U11', '500.00', '2026-2027/02', 11],
     ]);
   });
+  it('plans a monthly allowance for each month of the contract, counted from its start date', () => {
+    const allowances = (start_date: string, end_date: string) =>
+      scholarshipPaymentsToPlan({ contract: { ...contract, start_date, end_date }, milestones: [], monthlyAllowance: '300.00', feeInvoices: [], universities: new Map() }).map(
+        (d) => [d.period, d.planned_date],
+      );
+    // Two years from mid-September: 24 allowances, September to August, not the 25 calendar months it touches.
+    const mid = allowances('2031-09-15', '2033-09-14');
+    expect(mid).toHaveLength(24);
+    expect(mid[0]).toEqual(['2031-09', '2031-09-15']);
+    expect(mid[1]).toEqual(['2031-10', '2031-10-01']);
+    expect(mid.at(-1)).toEqual(['2033-08', '2033-08-01']);
+    expect(allowances('2026-09-01', '2028-08-31')).toHaveLength(24);
+    // A month begun before the end date is paid: the contract's 13th month starts on 2027-09-15.
+    expect(allowances('2026-09-15', '2027-09-20')).toHaveLength(13);
+    // The end of a short month: 31 January, 28 February, 31 March.
+    expect(allowances('2027-01-31', '2027-03-30')).toEqual([
+      ['2027-01', '2027-01-31'],
+      ['2027-02', '2027-02-01'],
+    ]);
+  });
   it('plans no university fee without check_universityfee_payment', () => {
     const drafts = scholarshipPaymentsToPlan({
       contract: { ...contract, check_universityfee_payment: false },

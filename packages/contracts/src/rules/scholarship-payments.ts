@@ -75,8 +75,9 @@ const isZero = (amount: string) => /^-?0*(\.0*)?$/.test(amount.trim());
  * What a contract's scholarship pays out (issue 15 point 2, decision 022):
  * - each milestone of its intake and scholarship (year, date, amount), period `Y{year}`, on the milestone's date
  *   (or the contract's start plus the years before it);
- * - the student fee's monthly allowance for every month from the start month to the end month, period `YYYY-MM`,
- *   on the first of the month (the start date in the first month);
+ * - the student fee's monthly allowance for every month of the contract, counted from its start date (a contract
+ *   of 2031-09-15 to 2033-09-14 has 24 months, not the 25 calendar months it touches), period the calendar month
+ *   the contract's month starts in (`YYYY-MM`), on the first of that month (the start date in the first month);
  * - with `check_universityfee_payment`, the university fee of each participation-fee invoice, to the university
  *   of that year, period by the spec §9 rule of the invoice's date, linked to the invoice (spec §5). A year without
  *   such an invoice gets no university fee row: it is made by hand.
@@ -105,11 +106,12 @@ export function scholarshipPaymentsToPlan(input: {
     });
   }
   if (input.monthlyAllowance && !isZero(input.monthlyAllowance)) {
-    const endMonth = contract.end_date.slice(0, 7);
-    for (let i = 0; ; i++) {
-      const first = `${addMonths(`${contract.start_date.slice(0, 7)}-01`, i)}`;
-      const month = first.slice(0, 7);
-      if (month > endMonth || i > 120) break;
+    for (let i = 0; i <= 120; i++) {
+      // The contract's month i starts on this day; a month that starts after the end date is not the contract's.
+      const starts = addMonths(contract.start_date, i);
+      if (starts > contract.end_date) break;
+      const month = starts.slice(0, 7);
+      const first = `${month}-01`;
       drafts.push({
         plan_key: `A${month}`,
         scholarship_payment_type_id: SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,

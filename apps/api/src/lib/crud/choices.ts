@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { CHOICE_LISTS, idSchema, isSearchedChoiceList, SEARCHED_CHOICE_LIMIT, text, type Choice, type ChoiceListName } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
@@ -41,16 +41,18 @@ export function tableChoices(
     label: AnyPgColumn | SQL;
     where?: SQL;
     /**
-     * By the label (then id), by id, or by the columns the label is made of (then id): a student's "last, first"
-     * by last and first name, so the last names' index serves the first matches of a search in label order.
+     * By the label (then id), by id, newest (highest id) first, or by the columns the label is made of (then id):
+     * a student's "last, first" by last and first name, so the last names' index serves the first matches of a
+     * search in label order.
      */
-    order?: 'label' | 'id' | readonly AnyPgColumn[];
+    order?: 'label' | 'id' | 'newest' | readonly AnyPgColumn[];
     /** The condition of a search text, for a list searched on the server (an indexed one). */
     matches?: (term: string) => SQL | undefined;
   },
 ): ChoiceSource {
   const { table, id, label, where, matches, order = 'label' } = source;
-  const orderBy = order === 'id' ? [asc(id)] : order === 'label' ? [asc(label), asc(id)] : [...order.map((c) => asc(c)), asc(id)];
+  const orderBy =
+    order === 'id' ? [asc(id)] : order === 'newest' ? [desc(id)] : order === 'label' ? [asc(label), asc(id)] : [...order.map((c) => asc(c)), asc(id)];
   const keys = typeof order === 'string' ? undefined : order;
   /**
    * The first matches in the order of `columns` (the keys), read whole and sorted: for a text few rows hold,

@@ -21,6 +21,7 @@ import {
   viewsOf,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
+import { cursorRows } from '../cursor.js';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
@@ -848,8 +849,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     /**
      * The values of `fields` of every row a list query matches, in its order, as arrays in the order of
-     * `fields`, through a server-side cursor inside one read-only snapshot: exports stream through this, so
-     * memory stays flat, the query runs once, and only the exported columns are read and parsed.
+     * `fields`, through a server-side cursor inside one read-only snapshot (`cursorRows`): exports stream through
+     * this, so memory stays flat, the query runs once, and only the exported columns are read and parsed. Drizzle
+     * selects the fields in the order of the selection's keys: the arrays are in the order of `fields`.
      */
     async *iterate(
       asked: Omit<ListQuery<Record<string, unknown>>, 'page' | 'perPage'>,
@@ -869,36 +871,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
         .orderBy(...orderOf(query.sort, query.search))
         .toSQL();
-      const client = await pool.connect();
-      let ended = false;
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        // Every row is read: plan for the whole result, not for a quick first tenth (a cursor's default).
-        await client.query('SET LOCAL cursor_tuple_fraction = 1');
-        await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, params);
-        for (;;) {
-          // Drizzle selects the fields in the order of the selection's keys: the arrays are in the order of `fields`.
-          const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
-          const fetched = batch.rows.length;
-          yield* batch.rows;
-          // A result that pg's promise handed over stays reachable for a while after it is read: its rows lived
-          // through two young-generation collections and were promoted, every row of the export, to wait in
-          // old space for a full collection (an export of 100k contracts: 49 MB promoted, 0.2 MB emptied
-          // here; decision 026). The rows already read are the reader's; the batch lets go of them.
-          batch.rows.length = 0;
-          if (fetched < batchSize) break;
-        }
-        await client.query('COMMIT');
-        ended = true;
-      } finally {
-        // A failure, or a reader that stopped half-way (the client went away: the generator is closed, no error
-        // reaches it here): the snapshot must end before the connection goes back to the pool, or the next
-        // request on it would read this old snapshot and be refused every write. A connection whose ROLLBACK
-        // fails is closed, not reused.
-        let broken: Error | undefined;
-        if (!ended) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
-        client.release(broken);
-      }
+      yield* cursorRows(pool, text, params, batchSize);
     },
 
     async create(input: unknown, actor: Actor, options: WriteOptions = {}): Promise<{ id: number }> {

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { writeXlsx, type SheetColumn } from './xlsx.js';
+import { writeWorkbook, writeXlsx, type SheetColumn } from './xlsx.js';
 
 const columns: SheetColumn[] = [
   { field: 'name', title: 'Name & "Title"', width: 140 },
@@ -31,6 +31,31 @@ async function read(file: Buffer): Promise<ExcelJS.Worksheet> {
 }
 
 describe('the streaming xlsx writer (read back with exceljs)', () => {
+  it('writes several worksheets in order, each with its own columns and rows', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const read: string[] = [];
+    async function* tracked(name: string, rows: unknown[][]): AsyncGenerator<unknown[]> {
+      for (const row of rows) {
+        read.push(name);
+        yield row;
+      }
+    }
+    await writeWorkbook(out, [
+      { name: 'Contracts', columns: [{ field: 'c', title: 'Contract' }, { field: 'open', title: 'Open', format: 'money' }], rows: tracked('one', [['A1', '10.50'], ['A2', '0']]) },
+      { name: 'Documents and payments', columns: [{ field: 'n', title: 'Number' }], rows: tracked('two', [['2026-00001'], ['P2026-00001'], ['CN-2026-00001']]) },
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Contracts', 'Documents and payments']);
+    const values = (w: ExcelJS.Worksheet) => w.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+    expect(values(book.worksheets[0]!)).toEqual([['Contract', 'Open'], ['A1', 10.5], ['A2', 0]]);
+    expect(values(book.worksheets[1]!)).toEqual([['Number'], ['2026-00001'], ['P2026-00001'], ['CN-2026-00001']]);
+    // The second sheet's rows are read only once the first is written.
+    expect(read).toEqual(['one', 'one', 'two', 'two', 'two']);
+  });
+
   it('writes the header bold and frozen, and each value with its declared format', async () => {
     const sheet = await read(
       await written([

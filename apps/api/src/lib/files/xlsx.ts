@@ -85,7 +85,9 @@ const STYLES_XML =
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-function packageParts(sheetName: string): [string, string][] {
+/** The parts of the package around its worksheets (`xl/worksheets/sheet{n}.xml`, in the order of the names). */
+function packageParts(sheetNames: readonly string[]): [string, string][] {
+  const sheets = sheetNames.map((name, k) => ({ name: xmlText(name.slice(0, 31)), n: k + 1 }));
   return [
     [
       '[Content_Types].xml',
@@ -93,7 +95,7 @@ function packageParts(sheetName: string): [string, string][] {
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
         '<Default Extension="xml" ContentType="application/xml"/>' +
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-        '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+        sheets.map(({ n }) => `<Override PartName="/xl/worksheets/sheet${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
         '</Types>',
     ],
@@ -105,13 +107,13 @@ function packageParts(sheetName: string): [string, string][] {
     [
       'xl/workbook.xml',
       `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}">` +
-        `<sheets><sheet name="${xmlText(sheetName.slice(0, 31))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+        `<sheets>${sheets.map(({ name, n }) => `<sheet name="${name}" sheetId="${n}" r:id="rId${n}"/>`).join('')}</sheets></workbook>`,
     ],
     [
       'xl/_rels/workbook.xml.rels',
       `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-        `<Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
-        `<Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+        sheets.map(({ n }) => `<Relationship Id="rId${n}" Type="${REL}/worksheet" Target="worksheets/sheet${n}.xml"/>`).join('') +
+        `<Relationship Id="rId${sheets.length + 1}" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     ],
     ['xl/styles.xml', STYLES_XML],
   ];
@@ -236,6 +238,13 @@ async function writeSheet(
   out.end();
 }
 
+/** One worksheet of a workbook: its name, columns and rows (arrays of values in the order of the columns). */
+export interface Sheet {
+  name: string;
+  columns: readonly SheetColumn[];
+  rows: AsyncIterable<readonly unknown[]>;
+}
+
 /**
  * Streams rows into an xlsx download as they arrive: the worksheet XML is written by hand (a few string
  * templates per cell) into a zip stream with backpressure to the response, so memory stays flat and 100k rows
@@ -249,10 +258,15 @@ export async function sendXlsx(
   rows: AsyncIterable<readonly unknown[]>,
   options: SheetOptions = {},
 ): Promise<void> {
+  await sendWorkbook(res, filename, [{ name: sheetName, columns, rows }], options);
+}
+
+/** sendXlsx of several worksheets, written one after the other: a sheet's rows are read once the one before is done. */
+export async function sendWorkbook(res: Response, filename: string, sheets: readonly Sheet[], options: SheetOptions = {}): Promise<void> {
   res.status(200);
   res.attachment(filename);
   res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  await writeXlsx(res, sheetName, columns, rows, options);
+  await writeWorkbook(res, sheets, options);
 }
 
 /** The xlsx file itself, written to any stream (the response, a file). */
@@ -263,6 +277,11 @@ export async function writeXlsx(
   rows: AsyncIterable<readonly unknown[]>,
   options: SheetOptions = {},
 ): Promise<void> {
+  await writeWorkbook(target, [{ name: sheetName, columns, rows }], options);
+}
+
+/** writeXlsx of several worksheets, in order. */
+export async function writeWorkbook(target: Writable, sheets: readonly Sheet[], options: SheetOptions = {}): Promise<void> {
   // Level 1: the XML is repetitive enough that faster compression costs little size.
   const zip = archiver('zip', { zlib: { level: 1 } });
   const gone = new AbortController();
@@ -276,17 +295,19 @@ export async function writeXlsx(
     zip.once('error', reject);
   });
   zip.pipe(target);
-  for (const [name, content] of packageParts(sheetName)) zip.append(content, { name });
-  const sheet = new PassThrough({ highWaterMark: 256 * 1024 });
-  zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
-  try {
-    await writeSheet(sheet, columns, rows, options, gone.signal);
-  } catch (err) {
-    // The client went away, or reading the rows failed: end the file here; its own error is the one to report.
-    finished.catch(() => undefined);
-    sheet.destroy();
-    zip.abort();
-    throw err;
+  for (const [name, content] of packageParts(sheets.map((s) => s.name))) zip.append(content, { name });
+  for (const [k, { columns, rows }] of sheets.entries()) {
+    const sheet = new PassThrough({ highWaterMark: 256 * 1024 });
+    zip.append(sheet, { name: `xl/worksheets/sheet${k + 1}.xml` });
+    try {
+      await writeSheet(sheet, columns, rows, options, gone.signal);
+    } catch (err) {
+      // The client went away, or reading the rows failed: end the file here; its own error is the one to report.
+      finished.catch(() => undefined);
+      sheet.destroy();
+      zip.abort();
+      throw err;
+    }
   }
   await zip.finalize();
   await finished;

@@ -30,46 +30,79 @@ export interface StatusLine {
 }
 
 /**
- * The numbered invoices of the contracts as of the date, each with its credit notes and payments booked by
- * then; `expired` when still open and its (extended) deadline lies before the date. `types`: only these
- * document types (the participation fee's status: 5). Ordered by contract, then due date, then number.
+ * The contracts of these ids with their position among them (`chosen.id`, `chosen.pos`), to join: one array
+ * parameter however many (a filter's 100k contracts passed 65,535 parameters), and the rows of each contract in
+ * the order the ids were given (the overview's).
  */
-export async function statusLines(db: DbOrTx, contractIds: readonly number[], asOf: string, types?: readonly number[]): Promise<StatusLine[]> {
-  if (contractIds.length === 0) return [];
+const chosen = (ids: readonly number[]) => sql`unnest(${sql.param([...ids])}::int[]) with ordinality as chosen(id, pos)`;
+
+/** The due date of an invoice: its extended deadline, else its expiration date. */
+const dueOf = sql<string | null>`coalesce(${i.extended_deadline_date}, ${i.expiration_date})`;
+
+/** The select list of a status line: StatusLine's fields, in this order, as of the date. */
+function statusSelection(asOf: string) {
   const m = invoiceAmounts(i, asOf);
-  const due = sql<string | null>`coalesce(${i.extended_deadline_date}, ${i.expiration_date})`;
-  const rows = await db
-    .select({
-      invoice_id: i.id,
-      contract_id: i.contract_id,
-      contract: contracts.application_number,
-      student_name: studentName,
-      number: sql<string>`${i.number}`,
-      document_type: documentTypes.name,
-      description: i.description,
-      invoice_date: sql<string>`${i.invoice_date}::text`,
-      due_date: sql<string | null>`${due}::text`,
-      amount: num(sql`${i.amount}`),
-      credited: num(m.credited),
-      paid: num(m.paid),
-      open: num(m.open),
-      expired: sql<boolean>`(${m.open} > 0 and ${due} < ${asOf}::date)`,
-    })
+  return {
+    invoice_id: i.id,
+    contract_id: i.contract_id,
+    contract: contracts.application_number,
+    student_name: studentName,
+    number: sql<string>`${i.number}`,
+    document_type: documentTypes.name,
+    description: i.description,
+    invoice_date: sql<string>`${i.invoice_date}::text`,
+    due_date: sql<string | null>`${dueOf}::text`,
+    amount: num(sql`${i.amount}`),
+    credited: num(m.credited),
+    paid: num(m.paid),
+    open: num(m.open),
+    expired: sql<boolean>`(${m.open} > 0 and ${dueOf} < ${asOf}::date)`,
+  };
+}
+
+/**
+ * The statement of statusLines, not run. With `openOnly` only the lines still open; `byDue`: ordered by due date
+ * (then number) across the contracts, for the list of payments due, instead of contract by contract.
+ */
+export function statusLinesQuery(
+  db: DbOrTx,
+  contractIds: readonly number[],
+  asOf: string,
+  options: { types?: readonly number[]; openOnly?: boolean; byDue?: boolean } = {},
+) {
+  const selection = statusSelection(asOf);
+  return db
+    .select(selection)
     .from(i)
+    .innerJoin(chosen(contractIds), sql`chosen.id = ${i.contract_id}`)
     .innerJoin(contracts, eq(contracts.id, i.contract_id))
     .innerJoin(students, eq(students.id, contracts.student_id))
     .innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id))
     .where(
       and(
-        inArray(i.contract_id, [...contractIds]),
         isNotNull(i.number),
         eq(i.is_creditnote, false),
         sql`${i.invoice_date} <= ${asOf}::date`,
-        types ? inArray(i.document_type_id, [...types]) : undefined,
+        options.types ? inArray(i.document_type_id, [...options.types]) : undefined,
+        options.openOnly ? sql`${selection.open} > 0` : undefined,
       ),
     )
-    .orderBy(asc(contracts.application_number), asc(i.contract_id), sql`${due} asc nulls last`, asc(i.number));
-  return rows;
+    .orderBy(
+      ...(options.byDue
+        ? [sql`${dueOf} asc nulls last`, asc(i.number)]
+        : [sql`chosen.pos`, sql`${dueOf} asc nulls last`, asc(i.number)]),
+    );
+}
+
+/**
+ * The numbered invoices of the contracts as of the date, each with its credit notes and payments booked by
+ * then; `expired` when still open and its (extended) deadline lies before the date. `types`: only these
+ * document types (the participation fee's status: 5). Contract by contract in the order of the ids, each by due
+ * date, then number.
+ */
+export async function statusLines(db: DbOrTx, contractIds: readonly number[], asOf: string, types?: readonly number[]): Promise<StatusLine[]> {
+  if (contractIds.length === 0) return [];
+  return statusLinesQuery(db, contractIds, asOf, { types });
 }
 
 export interface ContractBalance {
@@ -84,12 +117,11 @@ export interface ContractBalance {
   balance?: number;
 }
 
-/** Each contract's invoiced (gross), credited, paid and open as of the date or within the period. */
-export async function contractBalances(db: DbOrTx, contractIds: readonly number[], when: AsOf): Promise<ContractBalance[]> {
-  if (contractIds.length === 0) return [];
+/** The statement of contractBalances, not run. */
+export function contractBalancesQuery(db: DbOrTx, contractIds: readonly number[], when: AsOf) {
   const t = contractTotals(contracts.id, when);
   const end = typeof when === 'object' && when !== null && 'from' in when ? contractTotals(contracts.id, when.until).open : undefined;
-  const rows = await db
+  return db
     .select({
       contract_id: contracts.id,
       contract: contracts.application_number,
@@ -101,10 +133,15 @@ export async function contractBalances(db: DbOrTx, contractIds: readonly number[
       ...(end ? { balance: num(end) } : {}),
     })
     .from(contracts)
+    .innerJoin(chosen(contractIds), sql`chosen.id = ${contracts.id}`)
     .innerJoin(students, eq(students.id, contracts.student_id))
-    .where(inArray(contracts.id, [...contractIds]))
-    .orderBy(asc(contracts.application_number), asc(contracts.id));
-  return rows;
+    .orderBy(sql`chosen.pos`);
+}
+
+/** Each contract's invoiced (gross), credited, paid and open as of the date or within the period, in the order of the ids. */
+export async function contractBalances(db: DbOrTx, contractIds: readonly number[], when: AsOf): Promise<ContractBalance[]> {
+  if (contractIds.length === 0) return [];
+  return contractBalancesQuery(db, contractIds, when);
 }
 
 export interface PeriodEntry {
@@ -117,25 +154,28 @@ export interface PeriodEntry {
   amount: number;
 }
 
-/** The documents and payments behind a period's figures: numbered invoices, credit notes and payments dated in it. */
+/**
+ * The documents and payments behind a period's figures: numbered invoices, credit notes and payments dated in it,
+ * contract by contract in the order of the ids.
+ */
 export async function periodEntries(db: DbOrTx, contractIds: readonly number[], from: string, until: string): Promise<PeriodEntry[]> {
   if (contractIds.length === 0) return [];
-  const ids = sql.join(contractIds.map((id) => sql`${id}`), sql`, `);
   const result = await db.execute<Record<string, unknown>>(sql`
     select c.application_number as contract, s.first_name || ' ' || s.last_name as student_name, e.kind, e.number, e.date::text as date, e.description, e.amount::float8 as amount
     from (
       select inv.contract_id, case when inv.is_creditnote then 'Credit note' else 'Invoice' end as kind, inv.number, inv.invoice_date as date, inv.description,
              case when inv.is_creditnote then -inv.amount else inv.amount end as amount
       from ${invoices} inv
-      where inv.contract_id in (${ids}) and inv.number is not null and inv.invoice_date between ${from}::date and ${until}::date
+      where inv.contract_id = any(${sql.param([...contractIds])}::int[]) and inv.number is not null and inv.invoice_date between ${from}::date and ${until}::date
       union all
       select inv.contract_id, 'Payment', p.number, p.payment_date, 'Payment of invoice ' || inv.number, -p.amount_paid
       from ${invoicePayments} p join ${invoices} inv on inv.id = p.invoice_id
-      where inv.contract_id in (${ids}) and p.payment_date between ${from}::date and ${until}::date
+      where inv.contract_id = any(${sql.param([...contractIds])}::int[]) and p.payment_date between ${from}::date and ${until}::date
     ) e
+    join ${chosen(contractIds)} on chosen.id = e.contract_id
     join ${contracts} c on c.id = e.contract_id
     join ${students} s on s.id = c.student_id
-    order by c.application_number, e.date, e.number`);
+    order by chosen.pos, e.date, e.number`);
   return result.rows.map((r) => ({ ...(r as unknown as PeriodEntry), amount: Number(r.amount) }));
 }
 

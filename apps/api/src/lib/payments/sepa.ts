@@ -50,14 +50,21 @@ function sumAmounts(amounts: readonly string[]): string {
   return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
 
-/** `' 1234.5'` → `'1234.50'`. */
+/**
+ * `' 1234.5'` → `'1234.50'`. A transfer is of more than 0 with at most two decimals (the schema's
+ * ActiveOrHistoricCurrencyAndAmount; a negative amount wrote `-4.-50`): anything else is the caller's mistake.
+ */
 function amountText(a: string): string {
-  return sumAmounts([a.trim()]);
+  const text = a.trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(text) || /^0*(\.0*)?$/.test(text)) throw new Error(`SEPA: a transfer of ${JSON.stringify(a)} cannot be written`);
+  return sumAmounts([text]);
 }
 
 /** The pain.001.001.03 document for these transfers, debited from the office's account. */
 export function sepaCreditTransfer(input: { messageId: string; createdAt: Date; debtor: SepaDebtor; transfers: readonly SepaTransfer[] }): string {
   const { debtor, transfers } = input;
+  // Every amount checked before any is summed.
+  for (const t of transfers) amountText(t.amount);
   const debtorName = xml(sepaText(debtor.name, 70));
   const debtorIban = debtor.iban.replace(/\s+/g, '').toUpperCase();
   const debtorBic = debtor.bic.replace(/\s+/g, '').toUpperCase();

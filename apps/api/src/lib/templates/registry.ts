@@ -62,7 +62,7 @@ const creditNote = {
   total: -1234.56,
 };
 
-const payment = { date: '2024-11-10', amount: 1334.56, reference: 'INV-2024-00017', method: 'Bank transfer' };
+const payment = { number: 'P2024-00042', date: '2024-11-10', amount: 1334.56, reference: 'INV-2024-00017', method: 'Bank transfer' };
 
 const definitions: TemplateDefinition[] = ([
   { id: 1, internalname: 'invoice_pdf', displayname: 'Invoice (PDF)', kind: 'pdf', sample: { student, contract, invoice } },

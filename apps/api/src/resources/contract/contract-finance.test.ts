@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { todayIn } from '@app/contracts';
-import { invoicePayments, invoices } from '@app/db';
+import { contracts, invoicePayments, invoices, students } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
@@ -126,6 +127,26 @@ describe('exports over a filtered set of contracts', () => {
     const { rows } = await sheetRows(res.body as Buffer);
     expect(rows).toHaveLength(2);
     for (const r of rows) expect([r.Invoiced, r.Credited, r.Paid, r.Open]).toEqual([1250.5, 50.5, 400, 800]);
+  });
+
+  it('the list exports give the contracts in the overview\'s order (its filter and sort), each contract\'s lines together', async () => {
+    const made = [];
+    for (const last of ['Quorder Beta', 'Quorder Alpha', 'Quorder Gamma']) {
+      const c = await contractWithHistory();
+      await t.db.update(contracts).set({ last_name: last }).where(eq(contracts.id, c.contract.id));
+      await t.db.update(students).set({ last_name: last }).where(eq(students.id, c.student.id));
+      made.push({ last, number: c.contract.application_number });
+    }
+    const expected = [...made].sort((x, y) => y.last.localeCompare(x.last)).map((m) => m.number);
+    const filter = { search: 'Quorder', sort: 'last_name|desc' };
+    const balance = await sheetRows((await post('/contracts/download_balance', { filter, date: '2026-04-01' })).body as Buffer);
+    expect(balance.rows.map((r) => r.Contract)).toEqual(expected);
+    const status = await sheetRows((await post('/contracts/download_paymentstatus', { filter, date: '2026-04-01' })).body as Buffer);
+    expect([...new Set(status.rows.map((r) => r.Contract))]).toEqual(expected);
+    expect(status.rows).toHaveLength(6);
+    const period = await post('/contracts/download_paymentstatus_period', { filter, from: '2026-01-01', until: '2026-12-31' });
+    expect((await sheetRows(period.body as Buffer, 0)).rows.map((r) => r.Contract)).toEqual(expected);
+    expect([...new Set((await sheetRows(period.body as Buffer, 1)).rows.map((r) => r.Contract))]).toEqual(expected);
   });
 
   it('Payments_Due.xlsx: the open invoices by due date, expired first, amounts as numbers', async () => {

@@ -1,13 +1,13 @@
 import type { Response } from 'express';
-import ExcelJS from 'exceljs';
 import { AppError, contractFinanceActions, contractResource, formatDate, formatMoney, todayIn } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
 import { listAction, recordAction, type ActionImpl } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import type { CrudService } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
-import { sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
-import { academicYearOf, contractBalances, periodEntries, statusLines, type StatusLine } from '../../lib/invoicing/status.js';
+import { cursorRows } from '../../lib/cursor.js';
+import { sendWorkbook, sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
+import { academicYearOf, contractBalances, contractBalancesQuery, periodEntries, statusLines, statusLinesQuery, type StatusLine } from '../../lib/invoicing/status.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { pdfOf } from '../../lib/templates/pdf.js';
 
@@ -47,6 +47,16 @@ const balanceColumns: SheetColumn[] = [
   { field: 'open', title: 'Open', format: 'money' },
 ];
 
+const entryColumns: SheetColumn[] = [
+  { field: 'contract', title: 'Contract' },
+  { field: 'student_name', title: 'Student Name', width: 180 },
+  { field: 'kind', title: 'Kind' },
+  { field: 'number', title: 'Number' },
+  { field: 'date', title: 'Date', format: 'date' },
+  { field: 'description', title: 'Description', width: 260 },
+  { field: 'amount', title: 'Amount', format: 'money' },
+];
+
 const rowOf = (columns: readonly SheetColumn[], r: object): unknown[] => columns.map((c) => (r as Record<string, unknown>)[c.field] ?? null);
 
 /** The contract ids of the overview's filter (or the selection), a chunk at a time, in the overview's order. */
@@ -65,7 +75,25 @@ async function* contractChunks(service: CrudService, input: { ids?: number[] | u
   if (chunk.length > 0) yield chunk;
 }
 
-async function* rowsOf<T extends object>(chunks: AsyncIterable<number[]>, read: (ids: number[]) => Promise<T[]>, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
+/**
+ * The rows of a statement as the sheet's columns, read through a cursor: one statement for every contract of the
+ * export (a statement per 500 contracts took 51 s for 100k, one 20 s), and memory flat.
+ */
+async function* sheetRows(ctx: AppContext, query: { toSQL(): { sql: string; params: unknown[] }; _: { selectedFields: object } }, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
+  const fields = Object.keys(query._.selectedFields);
+  const at = columns.map((c) => fields.indexOf(c.field));
+  const { sql: text, params } = query.toSQL();
+  for await (const row of cursorRows(ctx.db.$client, text, params)) yield at.map((k) => row[k]);
+}
+
+/** Every contract id of the overview's filter (or the selection), in the overview's order. */
+async function contractIdsOf(service: CrudService, input: Parameters<typeof contractChunks>[1]): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const chunk of contractChunks(service, input)) ids.push(...chunk);
+  return ids;
+}
+
+async function* rowsOf<T extends object>(chunks: AsyncIterable<number[]> | Iterable<number[]>, read: (ids: number[]) => Promise<T[]>, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
   for await (const ids of chunks) for (const r of await read(ids)) yield rowOf(columns, r);
 }
 
@@ -138,78 +166,68 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
     listAction(a.downloadPaymentStatusList, async (db, _actor, input, { service }) => {
       const date = input.date ?? today();
       const filename = 'Payment_Status.xlsx';
-      return {
-        eventType: 'export',
-        message: `Exported ${filename} as of ${date}`,
-        file: { filename, contentType: XLSX, write: (res) => sendXlsx(res, filename, 'Payment status', lineColumns, rowsOf(contractChunks(service, input), (ids) => statusLines(db, ids, date), lineColumns), { timeZone }) },
+      const write = async (res: Response) => {
+        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date), lineColumns);
+        await sendXlsx(res, filename, 'Payment status', lineColumns, rows, { timeZone });
       };
+      return { eventType: 'export', message: `Exported ${filename} as of ${date}`, file: { filename, contentType: XLSX, write } };
     }),
     listAction(a.downloadBalance, async (db, _actor, input, { service }) => {
       const date = input.date ?? today();
       const filename = 'Balance.xlsx';
-      return {
-        eventType: 'export',
-        message: `Exported ${filename} as of ${date}`,
-        file: { filename, contentType: XLSX, write: (res) => sendXlsx(res, filename, 'Balance', balanceColumns, rowsOf(contractChunks(service, input), (ids) => contractBalances(db, ids, date), balanceColumns), { timeZone }) },
+      const write = async (res: Response) => {
+        const rows = sheetRows(ctx, contractBalancesQuery(db, await contractIdsOf(service, input), date), balanceColumns);
+        await sendXlsx(res, filename, 'Balance', balanceColumns, rows, { timeZone });
       };
+      return { eventType: 'export', message: `Exported ${filename} as of ${date}`, file: { filename, contentType: XLSX, write } };
     }),
-    // The open invoices by due date, expired (earliest due) first, across the filtered contracts.
+    // The open invoices by due date, expired (earliest due) first, across the filtered contracts: sorted by
+    // PostgreSQL and streamed through a cursor (collected and sorted here, 100k contracts held 450 MB).
     listAction(a.downloadPaymentsDue, async (db, _actor, input, { service }) => {
       const date = today();
       const filename = 'Payments_Due.xlsx';
-      const due: StatusLine[] = [];
-      for await (const ids of contractChunks(service, input)) for (const l of await statusLines(db, ids, date)) if (l.open > 0) due.push(l);
-      due.sort((x, y) => (x.due_date ?? '9999').localeCompare(y.due_date ?? '9999') || x.number.localeCompare(y.number));
       const columns = [{ field: 'due_date', title: 'Due Date', format: 'date' }, { field: 'expired', title: 'Expired', format: 'bool' }, ...lineColumns.filter((c) => c.field !== 'due_date' && c.field !== 'expired')] satisfies SheetColumn[];
+      const write = async (res: Response) => {
+        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date, { openOnly: true, byDue: true }), columns);
+        await sendXlsx(res, filename, 'Payments due', columns, rows, { timeZone });
+      };
+      return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
+    }),
+    // Two sheets over the same contracts, written one after the other, both read in one snapshot: the documents
+    // and payments of sheet two are those behind sheet one's figures. Built whole in memory with exceljs, 100k
+    // contracts took 1.4 GB.
+    listAction(a.downloadPaymentStatusPeriod, async (_db, _actor, input, { service }) => {
+      const year = academicYearOf(today());
+      const from = input.from ?? year.from;
+      const until = input.until ?? year.until;
+      if (from > until) throw new AppError('BAD_REQUEST', 'Invalid input: from', { from: [`From (${from}) must not be after until (${until})`] });
+      const filename = `Payment_Status_${from}_${until}.xlsx`;
+      const summaryColumns: SheetColumn[] = [...balanceColumns, { field: 'balance', title: 'Balance at end', format: 'money' }];
       return {
         eventType: 'export',
         message: `Exported ${filename}`,
         file: {
           filename,
           contentType: XLSX,
-          write: (res) =>
-            sendXlsx(
-              res,
-              filename,
-              'Payments due',
-              columns,
-              (async function* () {
-                for (const l of due) yield rowOf(columns, l);
-              })(),
-              { timeZone },
-            ),
+          write: async (res) => {
+            const ids = await contractIdsOf(service, input);
+            const chunks = Array.from({ length: Math.ceil(ids.length / CHUNK) }, (_, k) => ids.slice(k * CHUNK, (k + 1) * CHUNK));
+            await ctx.db.transaction(
+              (tx) =>
+                sendWorkbook(
+                  res,
+                  filename,
+                  [
+                    { name: 'Contracts', columns: summaryColumns, rows: rowsOf(chunks, (ids) => contractBalances(tx, ids, { from, until }), summaryColumns) },
+                    { name: 'Documents and payments', columns: entryColumns, rows: rowsOf(chunks, (ids) => periodEntries(tx, ids, from, until), entryColumns) },
+                  ],
+                  { timeZone },
+                ),
+              { isolationLevel: 'repeatable read', accessMode: 'read only' },
+            );
+          },
         },
       };
-    }),
-    listAction(a.downloadPaymentStatusPeriod, async (db, _actor, input, { service }) => {
-      const year = academicYearOf(today());
-      const from = input.from ?? year.from;
-      const until = input.until ?? year.until;
-      if (from > until) throw new AppError('BAD_REQUEST', 'Invalid input: from', { from: [`From (${from}) must not be after until (${until})`] });
-      const book = new ExcelJS.Workbook();
-      const money = '#,##0.00 "€"';
-      const summary = book.addWorksheet('Contracts');
-      summary.columns = [...balanceColumns, { field: 'balance', title: 'Balance at end' }].map((c) => ({ header: c.title, key: c.field, width: c.field === 'student_name' ? 28 : 16 }));
-      const entries = book.addWorksheet('Documents and payments');
-      entries.columns = [
-        { header: 'Contract', key: 'contract', width: 14 },
-        { header: 'Student Name', key: 'student_name', width: 28 },
-        { header: 'Kind', key: 'kind', width: 12 },
-        { header: 'Number', key: 'number', width: 18 },
-        { header: 'Date', key: 'date', width: 12 },
-        { header: 'Description', key: 'description', width: 40 },
-        { header: 'Amount', key: 'amount', width: 14 },
-      ];
-      for await (const ids of contractChunks(service, input)) {
-        for (const b of await contractBalances(db, ids, { from, until })) summary.addRow(b);
-        for (const e of await periodEntries(db, ids, from, until)) entries.addRow({ ...e, date: new Date(`${e.date}T00:00:00Z`) });
-      }
-      for (const key of ['invoiced', 'credited', 'paid', 'open', 'balance']) summary.getColumn(key).numFmt = money;
-      entries.getColumn('amount').numFmt = money;
-      entries.getColumn('date').numFmt = 'dd-mm-yyyy';
-      const content = Buffer.from(await book.xlsx.writeBuffer());
-      const filename = `Payment_Status_${from}_${until}.xlsx`;
-      return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, content } };
     }),
   ];
 }

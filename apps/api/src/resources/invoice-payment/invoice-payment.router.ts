@@ -1,7 +1,7 @@
 import { eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppError, formatMoney, invoicePaymentActions, invoicePaymentResource } from '@app/contracts';
-import { contracts, invoicePayments, invoices, users, type Tx } from '@app/db';
+import { contracts, invoicePayments, invoices, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -12,6 +12,7 @@ import { nextNumber } from '../../lib/numbering.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, idFound } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { createStoredPdf, pdfDownload, readStoredPdf, recordPdf } from '../../lib/templates/pdf.js';
+import { userName } from '../../lib/crud/user-name.js';
 
 const p = invoicePayments;
 const i = invoices;
@@ -21,8 +22,6 @@ const joinInvoiceContract: Join = (q) => joinInvoice(q).innerJoin(contracts, eq(
 
 /** The invoice's open amount, all its payments counted: the one definition of lib/invoicing/money.ts. */
 const { open: invoiceOpen } = invoiceAmounts(i);
-
-const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
 
 /** Payments of the invoices that match (the contract's fields through the invoices' index). */
 const byInvoice = (condition: SQL): SQL => inArray(p.invoice_id, sql`(select ${i.id} from ${i} where ${condition})`);

@@ -292,6 +292,7 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect(pdf.status).toBe(200);
     const text = pdfText(pdf.body as Buffer);
     expect(text).toContain(inv.number!);
+    expect(text).toContain(String(row.number));
     expect(text).toContain('42,42');
   });
 
@@ -306,6 +307,8 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const mail = (await smtp.waitForMessages(count + 1))[count]!;
     expect(mail.to).toMatchObject({ value: [{ address: student.email_address }] });
     expect(mail.subject).toContain(inv.number!);
+    expect(mail.subject).toContain(String(row.number));
+    expect(mail.text).toContain(String(row.number));
     const attachment = mail.attachments[0]!;
     expect(attachment.filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
     const text = pdfText(attachment.content);

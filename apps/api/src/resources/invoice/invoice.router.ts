@@ -32,6 +32,7 @@ import { parseListQuery } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
 import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
+import { userName } from '../../lib/crud/user-name.js';
 
 const i = invoices;
 
@@ -69,6 +70,10 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       is_locked: sql<boolean>`(${i.number} is not null)`,
       is_expired: sql<boolean>`coalesce(${isOpen} and coalesce(${i.extended_deadline_date}, ${i.expiration_date}) < ${today}, false)`,
       document_type: documentTypes.name,
+      creation_user: userName(i.creation_user),
+      edit_user: userName(i.edit_user),
+      pdf_user: userName(i.pdf_user),
+      email_user: userName(i.email_user),
     },
     joins: (q) => joinDocumentType(joinContract(q)),
     // Filters are on the invoice itself (the contract's fields through subqueries on its indexes).

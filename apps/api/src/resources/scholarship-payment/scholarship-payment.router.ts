@@ -23,7 +23,6 @@ import {
   scholarshipPaymentTypes,
   students,
   universities,
-  users,
   type DbOrTx,
   type Tx,
 } from '@app/db';
@@ -43,6 +42,7 @@ import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
 import { createHash, randomBytes } from 'node:crypto';
+import { userName } from '../../lib/crud/user-name.js';
 
 const sp = scholarshipPayments;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -52,7 +52,6 @@ export const KIT_SHORTNAME = 'KIT';
 const joinContract: Join = (q) => q.innerJoin(contracts, eq(contracts.id, sp.contract_id));
 const joinType: Join = (q) => q.innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id));
 const joinUniversity: Join = (q) => q.leftJoin(universities, eq(universities.id, sp.university_id));
-const userName = (column: AnyPgColumn) => sql<string | null>`(select u.usr_name from ${users} u where u.id = ${column})`;
 
 const isNumbered = isNotNull(sp.number);
 const planned = (filters: Readonly<Record<string, unknown>>) => filters.planned === 'true' || filters.numbered === 'false';
@@ -253,15 +252,16 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         .orderBy(asc(sp.id))
         .for('update', { skipLocked: true });
       if (locked.length === 0) throw new AppError('CONFLICT', 'Nothing to export: no numbered payment is ready for export (allowed and not yet exported)');
-      // The bank data is checked again: a payee's account may have changed since the payment was numbered. Such
-      // rows stay out of the file (and not exported), so the bank never gets a transfer it must refuse.
+      // The bank data and the amount are checked again: a payee's account may have changed since the payment was
+      // numbered, and its amount may have been edited to 0 or less (Bulk Edit). Such rows stay out of the file (and
+      // not exported), so the bank never gets a transfer it must refuse.
       const details = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
       const refused = details
-        .map((r) => ({ number: r.number, problem: bankDataProblem({ name: r.payee_name, iban: r.payee_iban, bic: r.payee_bic }) }))
+        .map((r) => ({ number: r.number, problem: Number(r.amount) > 0 ? bankDataProblem({ name: r.payee_name, iban: r.payee_iban, bic: r.payee_bic }) : `its amount ${r.amount} is not above 0` }))
         .filter((r) => r.problem !== null);
       const rows = details.filter((r) => !refused.some((x) => x.number === r.number));
       const refusedText = refused.map((r) => `${r.number} (${r.problem})`).join(', ');
-      if (rows.length === 0) throw new AppError('CONFLICT', `Nothing to export: the bank data of every payment ready is not valid: ${refusedText}`);
+      if (rows.length === 0) throw new AppError('CONFLICT', `Nothing to export: no payment ready can be paid: ${refusedText}`);
       const accepted = rows.map((r) => r.id);
       const now = new Date();
       const [{ total } = { total: '0' }] = await tx
@@ -304,11 +304,25 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       await recordEvent(tx, {
         type: 'export',
         userId,
-        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out for their bank data: ${refusedText}` : ''}`,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}`,
       });
-      const leftOut = refused.length > 0 ? `; left out for their bank data (not exported): ${refusedText}` : '';
+      const leftOut = refused.length > 0 ? `; left out (not exported): ${refusedText}` : '';
       return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${total}${leftOut}` };
     });
+  }
+
+  /**
+   * The rows a list action is asked for: the selected ones, else those the overview's filter shows (with `narrowed`,
+   * filter values of the action's own), else undefined: every row the action takes.
+   */
+  async function chosenIds(input: { ids?: number[]; filter?: Record<string, string | number | boolean> }, narrowed: Record<string, string>): Promise<number[] | undefined> {
+    if (input.ids && input.ids.length > 0) return input.ids;
+    if (!input.filter) return undefined;
+    const given = Object.entries(input.filter).filter(([k]) => k !== 'page' && k !== 'per_page');
+    const query = parseListQuery(scholarshipPaymentResource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), ...narrowed });
+    const ids: number[] = [];
+    for await (const [id] of service.iterate(query, ['id'])) ids.push(Number(id));
+    return ids;
   }
 
   const routes = Router();
@@ -408,15 +422,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Export reset (was exported ${String(row.exported_timestamp)} by ${String(row.exported_user)})` };
     }),
     listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
-      let ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
-      if (!ids && input.filter) {
-        // The overview's filter: the rows it shows (those ready for export among them are exported).
-        const given = Object.entries(input.filter).filter(([k]) => k !== 'page' && k !== 'per_page');
-        const query = parseListQuery(scholarshipPaymentResource, Object.fromEntries(given.map(([k, v]) => [k, String(v)])));
-        ids = [];
-        for await (const [id] of service.iterate({ ...query, filters: { ...query.filters, ready_for_export: 'true' } }, ['id'])) ids.push(Number(id));
-      }
-      const done = await exportRows(ids, actor.user.id);
+      // Of the overview's rows, those ready for export are exported.
+      const done = await exportRows(await chosenIds(input, { ready_for_export: 'true' }), actor.user.id);
       return {
         eventRecorded: true,
         file: {
@@ -447,7 +454,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       return { eventType: 'export', message: `Downloaded the SEPA file of export ${exp.id}`, file: { filename: file.filename, contentType: 'application/xml', content: file.content } };
     }),
     listAction(scholarshipPaymentActions.downloadKitReport, async (db, _actor, input) => {
-      const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
+      const ids = await chosenIds(input, { numbered: 'true' });
       const rows = await paymentDetails(db, and(isNumbered, eq(universities.shortname, KIT_SHORTNAME), ids ? inArray(sp.id, ids) : undefined)!);
       const buffer = await xlsxBuffer(
         'KIT payments',
@@ -494,7 +501,23 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
   return mod;
 }
 
-/** The payment type choice list (spec §7 `scholarship_payment_types`). */
-export function scholarshipPaymentChoices(ctx: AppContext): Record<'scholarship_payment_types', ChoiceSource> {
-  return { scholarship_payment_types: tableChoices(ctx.db, { table: scholarshipPaymentTypes, id: scholarshipPaymentTypes.id, label: scholarshipPaymentTypes.name, order: 'id' }) };
+/**
+ * The payment type choice list (spec §7 `scholarship_payment_types`), and the exports to the bank, newest first,
+ * each named as staff tell them apart: `Export 3 · 26-11-2026 10:30 · Ada Admin · 5 payment(s) · € 1.234,50`.
+ */
+export function scholarshipPaymentChoices(ctx: AppContext): Record<'scholarship_payment_types' | 'scholarship_payment_exports', ChoiceSource> {
+  const e = scholarshipPaymentExports;
+  // to_char's `,` and `.` are the separators as written, whatever the server's locale; then swapped to 1.234,50.
+  const total = sql`translate(to_char(${e.total_amount}, 'FM999,999,999,990.00'), ',.', '.,')`;
+  const when = sql`to_char(${e.created_timestamp} at time zone ${ctx.env.APP_TIMEZONE}, 'DD-MM-YYYY HH24:MI')`;
+  const who = sql`coalesce(${userName(e.created_user)}, '')`;
+  return {
+    scholarship_payment_types: tableChoices(ctx.db, { table: scholarshipPaymentTypes, id: scholarshipPaymentTypes.id, label: scholarshipPaymentTypes.name, order: 'id' }),
+    scholarship_payment_exports: tableChoices(ctx.db, {
+      table: e,
+      id: e.id,
+      label: sql`'Export ' || ${e.id} || ' · ' || ${when} || ' · ' || ${who} || ' · ' || ${e.payment_count} || ' payment(s) · € ' || ${total}`,
+      order: 'newest',
+    }),
+  };
 }

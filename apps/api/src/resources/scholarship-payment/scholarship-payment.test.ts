@@ -183,20 +183,20 @@ describe('scholarship payments: planning (issue 15 point 2)', () => {
       ['Y1', '1500.00', '2031-10-01'],
       ['Y2', '1250.50', '2032-09-15'],
     ]);
-    // September 2031 to September 2033: 25 months, the first on the start date.
+    // 2031-09-15 to 2033-09-14: 24 months of the contract (September to August), the first on the start date.
     const allowances = byType(3).sort((x, y) => x.planned_date.localeCompare(y.planned_date));
-    expect(allowances).toHaveLength(25);
+    expect(allowances).toHaveLength(24);
     expect(allowances[0]).toMatchObject({ period: '2031-09', planned_date: '2031-09-15', amount: '300.00' });
     expect(allowances[1]).toMatchObject({ period: '2031-10', planned_date: '2031-10-01' });
-    expect(allowances.at(-1)).toMatchObject({ period: '2033-09', planned_date: '2033-09-01' });
+    expect(allowances.at(-1)).toMatchObject({ period: '2033-08', planned_date: '2033-08-01' });
     const [fee] = byType(2);
     expect(fee).toMatchObject({ linked_invoice_id: inv.id, university_id: c.y1_university_id, amount: '1000.00', period: '2031-2032/01' });
-    expect(rows).toHaveLength(28);
-    expect(res.body.message).toMatch(/^Planned 28 scholarship payment\(s\)/);
+    expect(rows).toHaveLength(27);
+    expect(res.body.message).toMatch(/^Planned 27 scholarship payment\(s\)/);
 
     const again = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
     expect(again.body.message).toMatch(/^Nothing to plan/);
-    expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(28);
+    expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(27);
   });
 
   it('makes no university fee row without a participation-fee invoice to link: it is left to be made by hand', async () => {
@@ -370,6 +370,15 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     const [number] = (await t.db.select({ n: scholarshipPayments.number }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id!))).map((r) => r.n);
     expect(rows.slice(1).map((r) => [r[0], r[3], r[5], r[7]])).toEqual([[number, c.application_number, 'INV-KIT-1', 1500]]);
     expect((await download('/scholarship_payments/download_kit_report', {}, reader.token)).status).toBe(403);
+
+    // Without a selection, the rows the overview's filter shows: another contract's KIT payment is left out.
+    const other = await createContract(t.db, { student_id: student.id, y1_university_id: kit!.id });
+    const otherInvoice = await feeInvoice(other.id, { number: 'INV-KIT-2', invoice_date: '2026-01-01' });
+    await exportable(1, { contract_id: other.id, scholarship_payment_type_id: 2, linked_invoice_id: otherInvoice.id, university_id: kit!.id, amount: '1400.00' });
+    const numbersIn = async (body: object) => (await readSheet((await download('/scholarship_payments/download_kit_report', body)).body)).slice(1).map((r) => r[5]);
+    expect(await numbersIn({ filter: { numbered: true, contract_id: c.id } })).toEqual(['INV-KIT-1']);
+    expect(await numbersIn({ filter: { numbered: true } })).toEqual(['INV-KIT-1', 'INV-KIT-2']);
+    expect(await numbersIn({ ids: [id!], filter: { numbered: true, contract_id: other.id } })).toEqual(['INV-KIT-1']);
   });
 });
 
@@ -598,7 +607,7 @@ describe('scholarship payments: bank data checked again at export, Export Select
     await t.db.update(students).set({ payment_bank_iban: 'DE00370400440532013000' }).where(eq(students.id, s.id));
     const res = await download('/scholarship_payments/export_payments', { ids: [id] });
     expect(res.status).toBe(409);
-    expect(JSON.parse(res.body.toString()).message).toMatch(/^Nothing to export: the bank data .* S\d{4}-\d{5} \(The IBAN of .* is not valid\)/);
+    expect(JSON.parse(res.body.toString()).message).toMatch(/^Nothing to export: no payment ready can be paid: S\d{4}-\d{5} \(The IBAN of .* is not valid\)/);
     const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!));
     expect(row!.exported_timestamp).toBeNull();
   });
@@ -618,8 +627,42 @@ describe('scholarship payments: bank data checked again at export, Export Select
     expect(droppedRow.exported_timestamp).toBeNull();
     expect(res.headers['access-control-expose-headers']).toContain('X-Message');
     const message = decodeURIComponent(res.headers['x-message'] as string);
-    expect(message).toMatch(new RegExp(`^Exported 1 scholarship payment\\(s\\), total \\d+\\.\\d{2}; left out for their bank data \\(not exported\\): ${droppedRow.number} \\(The IBAN of .* is not valid\\)$`));
+    expect(message).toMatch(new RegExp(`^Exported 1 scholarship payment\\(s\\), total \\d+\\.\\d{2}; left out \\(not exported\\): ${droppedRow.number} \\(The IBAN of .* is not valid\\)$`));
     expect((await readSheet(res.body)).slice(1).map((r) => r[0])).toEqual([keptRow.number]);
+  });
+
+  it('leaves out a numbered payment whose amount was edited to 0 or less: the bank file holds only real transfers', async () => {
+    const [kept, zero, negative] = await exportable(3);
+    await t.db.update(scholarshipPayments).set({ amount: '0.00' }).where(eq(scholarshipPayments.id, zero!));
+    await t.db.update(scholarshipPayments).set({ amount: '-5.50' }).where(eq(scholarshipPayments.id, negative!));
+    const res = await download('/scholarship_payments/export_payments', { ids: [kept, zero, negative] });
+    expect(res.status).toBe(200);
+    const rows = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, [kept!, zero!, negative!])).orderBy(scholarshipPayments.id);
+    expect(rows.map((r) => r.exported_timestamp !== null)).toEqual([true, false, false]);
+    expect(decodeURIComponent(res.headers['x-message'] as string)).toMatch(
+      new RegExp(`; left out \\(not exported\\): ${rows[1]!.number} \\(its amount 0\\.00 is not above 0\\), ${rows[2]!.number} \\(its amount -5\\.50 is not above 0\\)$`),
+    );
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString();
+    expect(xml.match(/<InstdAmt Ccy="EUR">[^<]*<\/InstdAmt>/g)).toEqual([`<InstdAmt Ccy="EUR">${rows[0]!.amount}</InstdAmt>`]);
+    const alone = await download('/scholarship_payments/export_payments', { ids: [zero, negative] });
+    expect(alone.status).toBe(409);
+    expect(JSON.parse(alone.body.toString()).message).toMatch(/^Nothing to export: no payment ready can be paid: .*is not above 0/);
+  });
+
+  it('names every export in a choice list, newest first, and Download SEPA file answers the one chosen', async () => {
+    const [first] = await exportable(1, { amount: '1234.50' });
+    const older = await download('/scholarship_payments/export_payments', { ids: [first] });
+    const [second] = await exportable(1, { amount: '7.00' });
+    const newer = await download('/scholarship_payments/export_payments', { ids: [second] });
+    const [olderId, newerId] = [older, newer].map((r) => Number(r.headers['x-export-id']));
+    const choices = await api('get', '/scholarship_payment_exports/choice', reader.token);
+    expect(choices.status).toBe(200);
+    const stamp = '\\d{2}-\\d{2}-\\d{4} \\d{2}:\\d{2}';
+    expect(choices.body[0]).toEqual({ id: newerId, name: expect.stringMatching(new RegExp(`^Export ${newerId} · ${stamp} · Test User · 1 payment\\(s\\) · € 7,00$`)) });
+    expect(choices.body[1]).toEqual({ id: olderId, name: expect.stringMatching(new RegExp(`^Export ${olderId} · ${stamp} · Test User · 1 payment\\(s\\) · € 1\\.234,50$`)) });
+    const sepaOf = async (body: object) => (await download('/scholarship_payments/download_sepa', body)).body.toString('utf8').match(/<InstdAmt Ccy="EUR">([^<]*)</)?.[1];
+    expect(await sepaOf({ export_id: olderId })).toBe('1234.50');
+    expect(await sepaOf({})).toBe('7.00');
   });
 
   it('Export Selection answers Scholarship_Payments.xlsx with the selected rows', async () => {

@@ -3,7 +3,7 @@ import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { Field } from '../fields/field';
-import type { FieldDef } from '../fields/types';
+import { emptiedByNarrowing, fieldFor, type FieldDef } from '../fields/types';
 import { kindError, toFormValue, toWireValue } from '../fields/values';
 
 export interface InputDialogProps {
@@ -11,6 +11,11 @@ export interface InputDialogProps {
   /** What the dialog says above its fields (the question of a confirm dialog). */
   text?: ReactNode;
   fields: readonly FieldDef[];
+  /**
+   * The record the action runs on: a field narrowed by it (`choiceParamsFor`: the registration fees of the
+   * invoice's contract) is given it, with the dialog's values over it.
+   */
+  record?: Readonly<Record<string, unknown>>;
   /** The rules of the input: checked before anything is sent, each message on its field. */
   schema: z.ZodType;
   /** The input sent, from the fields' wire values (left out when empty). */
@@ -53,6 +58,14 @@ export function InputDialog(props: InputDialogProps) {
   }
   const changed = Object.keys(wire).length > 0;
   const valid = checked.success && Object.keys(typos).length === 0;
+  const record = props.record ?? {};
+
+  const setValue = (name: string, value: unknown) => {
+    const before = { ...record, ...form.getValues() };
+    form.setFieldValue(name, value);
+    // A select the change narrows otherwise lets go of the value it held (as on the detail screens).
+    for (const def of emptiedByNarrowing(fields, before, { ...before, [name]: value })) form.setFieldValue(def.name, toFormValue(def, null));
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -69,9 +82,9 @@ export function InputDialog(props: InputDialogProps) {
               {fields.map((def) => (
                 <Field
                   key={def.name}
-                  def={def}
+                  def={fieldFor(def, record, { ...record, ...form.values })}
                   value={form.values[def.name]}
-                  onChange={(v) => form.setFieldValue(def.name, v)}
+                  onChange={(v) => setValue(def.name, v)}
                   // An empty field is not an error until the user touched it.
                   error={form.isTouched(def.name) || form.values[def.name] !== toFormValue(def, null) ? errors[def.name] : undefined}
                   required={false}

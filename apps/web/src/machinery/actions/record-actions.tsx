@@ -50,6 +50,7 @@ function ActionButtons({ resource, action, record, onRecord }: { resource: AnyRe
           title={action.label}
           text={action.confirm}
           fields={actionFieldDefs(action)}
+          record={record}
           schema={action.input.strict()}
           submitLabel={action.confirm && !action.fields?.length ? 'Yes' : action.label}
           pending={mutation.isPending}

@@ -100,7 +100,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
               )}
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
                 {section.fields.map((declared) => {
-                  const def = fieldFor(declared, record ?? {});
+                  const def = fieldFor(declared, record ?? {}, detail.values);
                   // A rule of this record keeps the field read-only: it says why.
                   const frozenBecause = mode === 'edit' ? detail.readOnlyReason(def.name) : undefined;
                   return (

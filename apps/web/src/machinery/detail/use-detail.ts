@@ -7,8 +7,8 @@ import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
-import { fieldSchema, isRequiredSchema } from '../fields/required';
-import type { FieldDef } from '../fields/types';
+import { fieldSchema, isRequiredSchema, requiredByRules } from '../fields/required';
+import { emptiedByNarrowing, type FieldDef } from '../fields/types';
 import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
 import { useLeaveGuard } from './leave-guard';
 
@@ -51,6 +51,13 @@ interface Checked {
   parsed: Values;
   /** The whole record as the create schema makes it (its defaults included): what a create sends. */
   createBody: Values | undefined;
+  /**
+   * Fields whose message is a rule across fields (a refinement of the whole record): the change that broke it
+   * may be another field's (a university fee chosen as payment type), so it is shown once the user changed anything.
+   */
+  byRule: Set<string>;
+  /** Editable fields a rule across fields requires with these values (a university fee's linked invoice). */
+  requiredByRules: string[];
   valid: boolean;
 }
 
@@ -83,12 +90,15 @@ function checkValues(
   }
   const whole = createSchema.safeParse(wire);
   const formErrors: string[] = [];
+  const byRule = new Set<string>();
   if (!whole.success) {
     for (const issue of whole.error.issues) {
       const name = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
       const isEditable = name !== undefined && editable.some((f) => f.name === name);
-      if (isEditable && !errors[name]) errors[name] = issue.message;
-      else if (!name && mode === 'new') formErrors.push(issue.message);
+      if (isEditable && !errors[name]) {
+        errors[name] = issue.message;
+        byRule.add(name);
+      } else if (!name && mode === 'new') formErrors.push(issue.message);
       else if (name && !fields.some((f) => f.name === name) && mode === 'new') formErrors.push(`${name}: ${issue.message}`);
     }
   }
@@ -97,6 +107,8 @@ function checkValues(
     formErrors,
     parsed,
     createBody: whole.success ? (whole.data as Values) : undefined,
+    byRule,
+    requiredByRules: requiredByRules(createSchema, wire, editable.map((f) => f.name)),
     valid: Object.keys(errors).length === 0 && formErrors.length === 0,
   };
 }
@@ -176,8 +188,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
 
   const values = form.values;
 
-  const required = useMemo(
-    () => new Set(fields.filter((f) => isRequiredSchema(fieldSchema(descriptor.createSchema, f.name))).map((f) => f.name)),
+  const requiredByOwnSchema = useMemo(
+    () => fields.filter((f) => isRequiredSchema(fieldSchema(descriptor.createSchema, f.name))).map((f) => f.name),
     [fields, descriptor.createSchema],
   );
 
@@ -201,6 +213,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     () => checkValues(values, fields, editable, descriptor.createSchema, mode),
     [values, fields, editable, descriptor.createSchema, mode],
   );
+  const required = useMemo(() => new Set([...requiredByOwnSchema, ...validation.requiredByRules]), [requiredByOwnSchema, validation.requiredByRules]);
 
   /** The fields whose value, as it would be sent, differs from the record the user started from. */
   const initialValues = form.getInitialValues();
@@ -214,7 +227,11 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       : [];
 
   const setValue = (name: string, value: unknown) => {
-    const changes: Values = { [name]: value, ...derive?.(name, value, { ...form.getValues(), [name]: value }) };
+    const before = form.getValues();
+    const changes: Values = { [name]: value, ...derive?.(name, value, { ...before, [name]: value }) };
+    // A select the change narrows otherwise (the invoices of another contract) lets go of the value it held.
+    const changeable = fields.filter((def) => !isReadOnly(def));
+    for (const def of emptiedByNarrowing(changeable, before, { ...before, ...changes })) changes[def.name] = toFormValue(def, null);
     for (const [changed, next] of Object.entries(changes)) form.setFieldValue(changed, next);
   };
 
@@ -305,9 +322,12 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     onError: (error) => alerts.showFailure(error, 'deleting'),
   });
 
-  /** The server's message of the last save until the field changes; otherwise the form's, once touched. */
+  /**
+   * The server's message of the last save until the field changes; otherwise the form's, once touched (a rule
+   * across fields: once anything is).
+   */
   const fieldError = (name: string): string | undefined =>
-    (form.errors[name] as string | undefined) ?? (form.isTouched(name) ? validation.errors[name] : undefined);
+    (form.errors[name] as string | undefined) ?? (form.isTouched(name) || (changing && validation.byRule.has(name)) ? validation.errors[name] : undefined);
 
   const saving = saveMutation.isPending;
   const isDirty = mode === 'new' ? changing : changedFields.length > 0;

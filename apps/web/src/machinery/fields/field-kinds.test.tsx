@@ -53,6 +53,18 @@ const input = (label: string | RegExp) => screen.getByLabelText(label) as HTMLIn
 const combo = (label: string | RegExp) => screen.getByRole('combobox', { name: label }) as HTMLInputElement;
 
 describe('field kinds', () => {
+  it('timestamp: shows the moment in the office time zone as DD-MM-YYYY HH:mm, cannot be typed into, and is never sent', async () => {
+    const def: FieldDef = { name: 'exported_timestamp', label: 'Exported', kind: 'timestamp' };
+    const { user, wires } = renderField(def, { value: '2026-03-06T09:30:00.000Z' });
+    expect(input('Exported')).toHaveValue('06-03-2026 10:30');
+    expect(input('Exported')).toHaveAttribute('readonly');
+    await user.type(input('Exported'), '1');
+    expect(input('Exported')).toHaveValue('06-03-2026 10:30');
+    expect(wires).toEqual([]);
+    expect(toWireValue(def, '06-03-2026 10:30')).toBeUndefined();
+    expect(toFormValue(def, null)).toBe('');
+  });
+
   it('text: shows the value, sends what is typed, and null when emptied', async () => {
     const { user, wire } = renderField({ name: 'name', label: 'Name', kind: 'text' }, { value: 'Ada', required: true });
     expect(input(/^Name/)).toHaveValue('Ada');

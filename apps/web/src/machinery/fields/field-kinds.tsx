@@ -2,7 +2,7 @@ import { useState, type ComponentProps, type ComponentType } from 'react';
 import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
-import { isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
+import { formatDateTime, isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 import { useChoices, useSearchedChoices } from '../choices/use-choices';
 import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
@@ -362,6 +362,12 @@ function optionValue(wire: unknown, def: FieldDef): unknown {
   return wire;
 }
 
+/**
+ * A moment the server records (an e-mail sent, an export), shown as the overviews show it: DD-MM-YYYY HH:mm in the
+ * office's time zone (spec §9), never the wire's UTC text. Shown only: it is never typed, and never sent.
+ */
+const TimestampField = (props: FieldInputProps) => <TextField {...props} readOnly />;
+
 const textKind = (Input: ComponentType<FieldInputProps>): FieldKindSpec => ({ toForm: toText, toWire: textToWire, Input });
 
 /** Field kind → how it converts values and which Mantine input draws it. Add a kind here, nowhere else. */
@@ -400,6 +406,11 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
       return typed.trim() !== '' && !parseTypedDate(typed) ? `Enter the date as ${DATE_FORMAT}` : undefined;
     },
     Input: SimpleDateField,
+  },
+  timestamp: {
+    toForm: (wire) => formatDateTime(typeof wire === 'string' ? wire : null),
+    toWire: () => undefined,
+    Input: TimestampField,
   },
   dateRange: {
     toForm: (wire) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CountryCreateSchema, optionalText, requiredText } from '@app/contracts';
-import { fieldSchema, isRequiredSchema } from './required';
+import { CountryCreateSchema, optionalText, requiredText, ScholarshipPaymentCreateSchema } from '@app/contracts';
+import { fieldSchema, isRequiredSchema, requiredByRules } from './required';
 
 describe('required from the schema', () => {
   it('is required when the schema takes neither missing, null nor empty', () => {
@@ -17,5 +17,12 @@ describe('required from the schema', () => {
     expect(isRequiredSchema(fieldSchema(CountryCreateSchema, 'cntry_code'))).toBe(true);
     expect(isRequiredSchema(fieldSchema(CountryCreateSchema, 'cntry_name'))).toBe(true);
     expect(fieldSchema(CountryCreateSchema, 'edit_timestamp')).toBeUndefined();
+  });
+
+  it('a rule across fields requires a field its own schema leaves optional: a university fee names its invoice', () => {
+    const names = ['contract_id', 'scholarship_payment_type_id', 'amount', 'linked_invoice_id', 'comments'];
+    const values = { contract_id: null, scholarship_payment_type_id: 2, amount: null, linked_invoice_id: null, comments: null };
+    expect(requiredByRules(ScholarshipPaymentCreateSchema, values, names)).toEqual(['linked_invoice_id']);
+    expect(requiredByRules(ScholarshipPaymentCreateSchema, { ...values, scholarship_payment_type_id: 1 }, names)).toEqual([]);
   });
 });

@@ -18,3 +18,18 @@ export function fieldSchema(objectSchema: z.ZodObject, name: string): z.ZodType 
   const shape = objectSchema.shape as Record<string, z.ZodType | undefined>;
   return Object.hasOwn(shape, name) ? shape[name] : undefined;
 }
+
+/**
+ * The fields a rule across fields requires with these values (a university fee names its invoice, spec §5): the
+ * whole schema refuses each of them empty although its own schema takes it. A zod refinement of the contract
+ * says so, as for any other required field; the form shows them required while the rule holds.
+ */
+export function requiredByRules(objectSchema: z.ZodObject, wire: Readonly<Record<string, unknown>>, names: readonly string[]): string[] {
+  return names.filter((name) => {
+    const own = fieldSchema(objectSchema, name);
+    if (!own || isRequiredSchema(own)) return false;
+    const empty = [null, undefined, ''].find((v) => accepts(own, v));
+    const result = objectSchema.safeParse({ ...wire, [name]: empty });
+    return !result.success && result.error.issues.some((issue) => issue.path[0] === name);
+  });
+}

@@ -43,14 +43,61 @@ export interface FieldDef<Name extends string = string> {
    * row the card filters has). It takes the place of `choices` (see `fieldFor`).
    */
   choicesFor?: (record: Readonly<Record<string, unknown>>) => ChoiceListName;
+  /** select: fixed parameters of the choice list (`GET /{choices}/choice?…`). */
   choiceParams?: Record<string, QueryValue>;
+  /**
+   * select: parameters of the choice list that follow other fields (the invoices of the contract chosen):
+   * given the values the field is drawn with — a form's current values, or in an action's dialog the record it
+   * runs on with the dialog's values over it (see `fieldFor`). When a change of those values narrows the list
+   * otherwise, the value held is emptied (see `emptiedByNarrowing`): it may not be one of the new options.
+   */
+  choiceParamsFor?: (values: Readonly<Record<string, unknown>>) => Record<string, QueryValue>;
   /** boolean: Yes / No / empty instead of a checkbox (filters, where empty means "either"). */
   allowEmpty?: boolean;
 }
 
-/** The field as drawn for this record: a select whose choice list depends on the record names that list. */
-export function fieldFor(def: FieldDef, record: Readonly<Record<string, unknown>>): FieldDef {
-  return def.choicesFor ? { ...def, choices: def.choicesFor(record) } : def;
+/**
+ * The field as drawn for this record and these current values: a select whose choice list depends on the
+ * record names that list, and one narrowed by other fields gets the parameters of their current values.
+ */
+export function fieldFor(def: FieldDef, record: Readonly<Record<string, unknown>>, values: Readonly<Record<string, unknown>> = record): FieldDef {
+  let drawn = def;
+  if (def.choicesFor) drawn = { ...drawn, choices: def.choicesFor(record) };
+  if (def.choiceParamsFor) drawn = { ...drawn, choiceParams: { ...def.choiceParams, ...def.choiceParamsFor(values) } };
+  return drawn;
+}
+
+const sameParams = (a: Record<string, QueryValue>, b: Record<string, QueryValue>) => {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  // An empty parameter is not sent: null, undefined and '' narrow nothing alike.
+  const sent = (v: QueryValue) => (v === null || v === undefined || v === '' ? undefined : String(v));
+  return [...keys].every((k) => sent(a[k]) === sent(b[k]));
+};
+
+const isEmpty = (v: unknown) => v === null || v === undefined || v === '';
+
+/**
+ * The selects a change empties (form values `before` → `after`): those narrowed by other fields
+ * (`choiceParamsFor`) whose parameters it changes, unless the change sets the select itself. A staff user who
+ * picks another contract expects the invoice of the old one to go, not to be refused on Save.
+ */
+export function emptiedByNarrowing(
+  fields: readonly FieldDef[],
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+): FieldDef[] {
+  return fields.filter(
+    (def) =>
+      def.choiceParamsFor &&
+      !isEmpty(after[def.name]) &&
+      Object.is(before[def.name], after[def.name]) &&
+      !sameParams(def.choiceParamsFor(before), def.choiceParamsFor(after)),
+  );
+}
+
+/** The id a select holds as a query parameter (undefined when it holds none): `{ contract_id: idParam(v.contract_id) }`. */
+export function idParam(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** The props every field-kind input gets. */

@@ -10,7 +10,8 @@ import type { Detail } from '../../machinery/detail/use-detail';
 /**
  * A new payment from a numbered invoice (`/invoicepayment/new?invoice_id=…`, spec §2): the invoice is read once
  * and its contract, student and open amount become the route's presets (amount paid = what is still open), so
- * the form starts from them like from any preset. A preset the route already has is kept.
+ * the form starts from them like from any preset; the contract narrows the invoice list to its own. A preset the
+ * route already has is kept.
  */
 export function PaymentPresets({ detail }: { detail: Detail }) {
   const [params, setParams] = useSearchParams();
@@ -22,11 +23,11 @@ export function PaymentPresets({ detail }: { detail: Detail }) {
   });
   const invoice = query.data;
   useEffect(() => {
-    if (!invoice || params.has('contract')) return;
+    if (!invoice || params.has('contract_id')) return;
     setParams(
       (p) => {
         const next = new URLSearchParams(p);
-        next.set('contract', invoice.contract);
+        next.set('contract_id', String(invoice.contract_id));
         next.set('student_name', invoice.student_name);
         next.set('invoice_open_amount', String(invoice.to_be_payed_amount));
         if (!next.has('amount_paid') && invoice.to_be_payed_amount > 0) {

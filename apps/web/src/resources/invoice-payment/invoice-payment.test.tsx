@@ -95,7 +95,7 @@ describe('invoice payment detail', () => {
     const { user } = renderApp('/invoicepayment/new?invoice_id=2', api);
     expect(await screen.findByText('Payment of invoice 2026-00001 (contract A000001, José Müller): € 1.234,56 open')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText(/^Amount Paid/)).toHaveValue('€ 1.234,56'));
-    expect(screen.getByLabelText(/^Contract/)).toHaveValue('A000001');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /^Contract/ })).toHaveValue('A000001'));
     expect(screen.getByLabelText(/^Student Name/)).toHaveValue('José Müller');
     expect(screen.getByLabelText(/^Commission/)).toHaveValue('€ 0,00');
     const commission = screen.getByLabelText(/^Commission/);
@@ -108,12 +108,48 @@ describe('invoice payment detail', () => {
     expect(api.last('POST /invoice_payments')!.body).toMatchObject({ invoice_id: 2, amount_paid: 1234.56, commission: 0.07, payment_date: '2026-03-10' });
   });
 
+  it("the invoice list is the chosen contract's: preset from the invoice, it follows another contract, which lets go of the invoice held", async () => {
+    const api = paymentApi({
+      ...choiceList('contracts', [
+        { id: 1, name: 'A000001' },
+        { id: 2, name: 'A000002' },
+      ]),
+      ...choiceList('invoices', [
+        { id: 2, name: '2026-00001 · A000001 · Participation fee' },
+        { id: 3, name: '2026-00003 · A000002 · Participation fee' },
+      ]),
+      'POST /invoice_payments': { status: 201, body: { id: 7 } },
+    });
+    const { user } = renderApp('/invoicepayment/new?invoice_id=2', api);
+    const contract = await screen.findByRole('combobox', { name: /^Contract/ });
+    const invoiceBox = screen.getByRole('combobox', { name: /^Invoice/ });
+    await waitFor(() => expect(contract).toHaveValue('A000001'));
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('contract_id')).toBe('1'));
+    expect(invoiceBox).toHaveValue('2026-00001 · A000001 · Participation fee');
+
+    await user.click(contract);
+    await user.click(await screen.findByRole('option', { name: 'A000002' }));
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('contract_id')).toBe('2'));
+    expect(invoiceBox).toHaveValue('');
+    expect(screen.getByLabelText(/^Student Name/)).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    await user.click(invoiceBox);
+    await user.click(await screen.findByRole('option', { name: /^2026-00003/ }));
+    await user.type(screen.getByLabelText(/^Payment Date/), '10-03-2026');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.sent('POST /invoice_payments')).toHaveLength(1));
+    // The contract only narrows the list: the payment takes its invoice's.
+    expect(api.last('POST /invoice_payments')!.body).toMatchObject({ invoice_id: 3, amount_paid: 1234.56 });
+    expect(api.last('POST /invoice_payments')!.body).not.toHaveProperty('contract_id');
+  });
+
   it('an overpayment refused by the server is asked in a confirm dialog and sent again with allow_overpayment', async () => {
     const message = 'Invoice 2026-00001 is open for € 1.234,56: a payment of € 2.000,00 pays € 765,44 too much.';
     const api = paymentApi({ 'POST /invoice_payments': failure(409, message, { allow_overpayment: [message] }) });
     const { user } = renderApp('/invoicepayment/new?invoice_id=2&amount_paid=2000&payment_date=2026-03-10', api);
     await screen.findByText(/Payment of invoice 2026-00001/);
-    await waitFor(() => expect(screen.getByLabelText(/^Contract/)).toHaveValue('A000001'));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /^Contract/ })).toHaveValue('A000001'));
     expect(screen.getByLabelText(/^Amount Paid/)).toHaveValue('€ 2.000,00');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog');

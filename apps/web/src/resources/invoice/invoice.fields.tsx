@@ -15,6 +15,7 @@ export const documentTypeChoices = (creditNote: boolean): ChoiceListName => (cre
 const INVOICE = 'Invoice';
 const DATES = 'Dates';
 const AMOUNTS = 'Amounts';
+const HISTORY = 'History';
 
 /**
  * The invoice detail (spec §3). Number, dates of the PDF and the amounts are read-only: they come from
@@ -43,8 +44,17 @@ export const invoiceFields = defineFields(invoiceResource, [
   { name: 'invoice_date', label: 'Invoice Date', kind: 'date', readOnly: true, group: DATES },
   { name: 'expiration_date', label: 'Expiration Date', kind: 'date', readOnly: true, group: DATES },
   { name: 'extended_deadline_date', label: 'Extended Deadline', kind: 'date', group: DATES },
-  { name: 'email_timestamp', label: 'Email Sent', kind: 'text', readOnly: true, group: DATES },
-  { name: 'email_reminder_timestamp', label: 'Reminder Sent', kind: 'text', readOnly: true, group: DATES },
+
+  // Spec §3 audit pairs: when and by whom the invoice was made, numbered (its PDF), mailed and last edited.
+  // The time of the last edit is the detail page's own "Last edit" line.
+  { name: 'creation_timestamp', label: 'Created', kind: 'timestamp', readOnly: true, group: HISTORY },
+  { name: 'creation_user', label: 'Created By', kind: 'text', readOnly: true, group: HISTORY },
+  { name: 'pdf_timestamp', label: 'PDF Created', kind: 'timestamp', readOnly: true, group: HISTORY },
+  { name: 'pdf_user', label: 'PDF Created By', kind: 'text', readOnly: true, group: HISTORY },
+  { name: 'email_timestamp', label: 'Email Sent', kind: 'timestamp', readOnly: true, group: HISTORY },
+  { name: 'email_user', label: 'Email Sent By', kind: 'text', readOnly: true, group: HISTORY },
+  { name: 'email_reminder_timestamp', label: 'Reminder Sent', kind: 'timestamp', readOnly: true, group: HISTORY },
+  { name: 'edit_user', label: 'Last Edit By', kind: 'text', readOnly: true, group: HISTORY },
 
   { name: 'comments', label: 'Comments', kind: 'textarea' },
 ]);

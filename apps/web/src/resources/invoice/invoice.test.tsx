@@ -58,6 +58,20 @@ const numbered = {
   pdf_timestamp: SEEN,
 };
 
+/** The numbered invoice mailed and reminded, each step by someone else (spec §3 audit pairs). */
+const audited = {
+  ...numbered,
+  // Winter and summer time in the office's zone (Europe/Berlin): +1 and +2 hours.
+  creation_timestamp: '2026-02-27T23:15:00.000Z',
+  creation_user: 'Clara Creator',
+  pdf_timestamp: '2026-03-05T08:05:00.000Z',
+  pdf_user: 'Pál Pdf-Nyomtató',
+  email_timestamp: '2026-03-05T09:30:00.000Z',
+  email_user: 'Mia Mailer',
+  email_reminder_timestamp: '2026-04-10T06:45:00.000Z',
+  edit_user: 'Eddie Editor',
+};
+
 function invoiceApi(answers: Answers = {}, user = plainUser) {
   return stubApi({
     ...session(user),
@@ -333,5 +347,66 @@ describe('invoice detail', () => {
     await user.click(await screen.findByRole('button', { name: 'Send Reminder' }));
     expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
     expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: true });
+  });
+});
+
+describe('invoice detail: the audit pairs (spec §3)', () => {
+  it('shows who created, numbered, mailed and last edited the invoice, each time as DD-MM-YYYY HH:mm in the office zone, in a History section', async () => {
+    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: audited } }));
+    const history = await screen.findByRole('region', { name: 'History' });
+    const value = (label: RegExp) => within(history).getByLabelText(label);
+    await within(history).findByDisplayValue('Clara Creator');
+    expect(value(/^Created$/)).toHaveValue('28-02-2026 00:15');
+    expect(value(/^Created By/)).toHaveValue('Clara Creator');
+    expect(value(/^PDF Created$/)).toHaveValue('05-03-2026 09:05');
+    expect(value(/^PDF Created By/)).toHaveValue('Pál Pdf-Nyomtató');
+    expect(value(/^Email Sent$/)).toHaveValue('05-03-2026 10:30');
+    expect(value(/^Email Sent By/)).toHaveValue('Mia Mailer');
+    expect(value(/^Reminder Sent/)).toHaveValue('10-04-2026 08:45');
+    expect(value(/^Last Edit By/)).toHaveValue('Eddie Editor');
+    for (const input of within(history).getAllByRole('textbox')) expect(input).toHaveAttribute('readonly');
+  });
+
+  it('in edit mode the pairs stay read-only and are never sent: a save sends only the changed field plus id', async () => {
+    const api = invoiceApi({ 'GET /invoices/2': { body: audited }, 'PUT /invoices/2': { body: { ...audited, comments: 'Checked', edit_timestamp: '2026-05-01T10:00:00.000Z' } } });
+    const { user } = renderApp('/invoice/numbered/2?mode=edit', api);
+    const history = await screen.findByRole('region', { name: 'History' });
+    await within(history).findByDisplayValue('Mia Mailer');
+    for (const input of within(history).getAllByRole('textbox')) expect(input).toHaveAttribute('readonly');
+    await user.type(screen.getByLabelText(/^Comments/), 'Checked');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    expect(api.last('PUT /invoices/2')!.body).toEqual({ id: 2, comments: 'Checked' });
+  });
+});
+
+describe('Link Registration Fee', () => {
+  it("offers only the pro-forma registration fees (type 3) of the invoice's student, and follows the student of the invoice shown", async () => {
+    const api = invoiceApi({
+      ...choiceList('invoices', [{ id: 5, name: '2026-00005 · A000001 · Registration fee' }]),
+      'GET /invoices/2': { body: { ...numbered, student_id: 11 } },
+      'GET /invoices/4': { body: { ...numbered, id: 4, contract_id: 7, contract: 'A000007', document_reference: 'A000007-Y1-T5', student_id: 17 } },
+    });
+    const { user, router } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Link Registration Fee' }));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(api.sent('GET /invoices/choice/search')).not.toHaveLength(0));
+    const query = api.last('GET /invoices/choice/search')!.query;
+    expect([query.get('student_id'), query.get('document_type_id'), query.get('pro_forma'), query.get('contract_id')]).toEqual(['11', '3', 'true', null]);
+    // What is typed is searched among them.
+    const box = within(dialog).getByRole('combobox', { name: /^Registration fee/ });
+    await user.click(box);
+    await user.type(box, '2026-00005');
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('search')).toBe('2026-00005'));
+    expect(api.last('GET /invoices/choice/search')!.query.get('student_id')).toBe('11');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await router.navigate('/invoice/numbered/4');
+    await screen.findByText('A000007-Y1-T5', { exact: false });
+    await user.click(await screen.findByRole('button', { name: 'Link Registration Fee' }));
+    await screen.findByRole('dialog');
+    await waitFor(() => expect(api.last('GET /invoices/choice/search')!.query.get('student_id')).toBe('17'));
+    expect(api.last('GET /invoices/choice/search')!.query.get('document_type_id')).toBe('3');
   });
 });

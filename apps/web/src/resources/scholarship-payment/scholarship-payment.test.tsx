@@ -80,7 +80,7 @@ describe('scholarship payment overviews (spec §2)', () => {
     const api = paymentApi({
       'GET /scholarship_payments': page([numberedRow]),
       'POST /scholarship_payments/export_payments': {
-        file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total 10.00; left out for their bank data (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
+        file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total 10.00; left out (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
       },
     });
     const { user } = renderApp('/scholarshippayments/numbered', api);
@@ -100,11 +100,15 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(api.last('POST /scholarship_payments/export_payments')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
     expect(await screen.findByRole('cell', { name: /^06-03-2026 / })).toBeInTheDocument();
     // What the export left out is said beside the file.
-    expect(await screen.findByText(/left out for their bank data \(not exported\): S2026-00009 \(The IBAN of Jo Doe is not valid\)$/)).toBeInTheDocument();
+    expect(await screen.findByText(/left out \(not exported\): S2026-00009 \(The IBAN of Jo Doe is not valid\)$/)).toBeInTheDocument();
   });
 
-  it('University Fee Check asks the period and sends only it; Download SEPA file sends nothing of the list', async () => {
+  it('University Fee Check asks the period and sends only it; Download SEPA file asks which export (empty: the latest) and sends nothing of the list', async () => {
     const api = paymentApi({
+      ...choiceList('scholarship_payment_exports', [
+        { id: 6, name: 'Export 6 · 26-11-2026 10:30 · Ada Admin · 2 payment(s) · € 20,00' },
+        { id: 5, name: 'Export 5 · 25-11-2026 09:00 · Ada Admin · 1 payment(s) · € 1.234,56' },
+      ]),
       'GET /scholarship_payments': page([numberedRow]),
       'POST /scholarship_payments/export_university_fee_payments': { file: { content: new Blob(['PK']), filename: 'University_Fees_2026-2027_01.xlsx' } },
       'POST /scholarship_payments/download_sepa': { file: { content: new Blob(['<?xml'], { type: 'application/xml' }), filename: 'Payments_SP-1.xml' } },
@@ -117,9 +121,20 @@ describe('scholarship payment overviews (spec §2)', () => {
     await user.click(within(dialog).getByRole('button', { name: 'University Fee Check' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(api.last('POST /scholarship_payments/export_university_fee_payments')!.body).toEqual({ period: '2026-2027/01' });
-    await user.click(screen.getByRole('button', { name: 'Download SEPA file' }));
+    const sepa = async () => {
+      await user.click(screen.getByRole('button', { name: 'Download SEPA file' }));
+      return screen.findByRole('dialog', { name: 'Download SEPA file' });
+    };
+    await user.click(within(await sepa()).getByRole('button', { name: 'Download SEPA file' }));
     await waitFor(() => expect(savedFiles).toHaveLength(2));
     expect(api.last('POST /scholarship_payments/download_sepa')!.body).toEqual({});
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const chosen = await sepa();
+    await user.click(within(chosen).getByRole('combobox', { name: /^Export/ }));
+    await user.click(await screen.findByRole('option', { name: /^Export 5 · / }));
+    await user.click(within(chosen).getByRole('button', { name: 'Download SEPA file' }));
+    await waitFor(() => expect(savedFiles).toHaveLength(3));
+    expect(api.last('POST /scholarship_payments/download_sepa')!.body).toEqual({ export_id: 5 });
     expect(screen.getByRole('button', { name: 'KIT Payments' })).toBeInTheDocument();
   });
 
@@ -159,6 +174,64 @@ describe('scholarship payment details', () => {
     expect(confirm).toHaveTextContent(/exported to the bank again/);
     await user.click(within(confirm).getByRole('button', { name: /Reset Export|Yes/ }));
     await waitFor(() => expect(api.sent('POST /scholarship_payments/3/reset_export')).toHaveLength(1));
+  });
+});
+
+describe('a new scholarship payment: the linked invoice (spec §5)', () => {
+  const invoicesApi = (answers: Answers = {}) =>
+    paymentApi({
+      ...choiceList('contracts', [
+        { id: 1, name: 'A000001' },
+        { id: 2, name: 'A000002' },
+      ]),
+      ...choiceList('invoices_credit_notes', [
+        { id: 4, name: '2026-00004 · A000001 · Participation fee' },
+        { id: 5, name: '2026-00005 · A000002 · Participation fee' },
+      ]),
+      ...answers,
+    });
+  const choose = async (user: ReturnType<typeof renderApp>['user'], label: RegExp, option: string | RegExp) => {
+    await user.click(screen.getByRole('combobox', { name: label }));
+    await user.click(await screen.findByRole('option', { name: option }));
+  };
+
+  it("offers the invoices and credit notes of the chosen contract, and lets go of the one held when the contract changes", async () => {
+    const api = invoicesApi();
+    const { user } = renderApp('/scholarshippayment/planned/new', api);
+    const linked = await screen.findByRole('combobox', { name: /^Linked invoice or credit note/ });
+    await choose(user, /^Contract/, 'A000001');
+    await waitFor(() => expect(api.last('GET /invoices_credit_notes/choice/search')!.query.get('contract_id')).toBe('1'));
+    await choose(user, /^Linked invoice or credit note/, /^2026-00004/);
+    expect(linked).toHaveValue('2026-00004 · A000001 · Participation fee');
+
+    await choose(user, /^Contract/, 'A000002');
+    await waitFor(() => expect(api.last('GET /invoices_credit_notes/choice/search')!.query.get('contract_id')).toBe('2'));
+    expect(linked).toHaveValue('');
+  });
+
+  it('a university fee (type 2) shows that it needs its linked invoice and keeps Save disabled until one is chosen', async () => {
+    const api = invoicesApi({ 'POST /scholarship_payments': { status: 201, body: { id: 1 } } });
+    const { user } = renderApp('/scholarshippayment/planned/new', api);
+    const linked = await screen.findByRole('combobox', { name: /^Linked invoice or credit note/ });
+    const save = screen.getByRole('button', { name: 'Save' });
+    await choose(user, /^Contract/, 'A000001');
+    await user.type(screen.getByLabelText(/^Amount/), '500');
+    await user.type(screen.getByLabelText(/^Planned Date/), '01-09-2026');
+    await choose(user, /^Payment Type/, 'Milestone');
+    await waitFor(() => expect(save).toBeEnabled());
+    expect(linked).not.toHaveAttribute('aria-required', 'true');
+
+    await choose(user, /^Payment Type/, 'University fee');
+    expect(await screen.findByText('A university fee payment (type 2) needs its linked invoice or credit note')).toBeInTheDocument();
+    expect(linked).toHaveAttribute('aria-required', 'true');
+    expect(save).toBeDisabled();
+
+    await choose(user, /^Linked invoice or credit note/, /^2026-00004/);
+    await waitFor(() => expect(save).toBeEnabled());
+    expect(screen.queryByText('A university fee payment (type 2) needs its linked invoice or credit note')).not.toBeInTheDocument();
+    await user.click(save);
+    await waitFor(() => expect(api.sent('POST /scholarship_payments')).toHaveLength(1));
+    expect(api.last('POST /scholarship_payments')!.body).toMatchObject({ contract_id: 1, scholarship_payment_type_id: 2, linked_invoice_id: 4 });
   });
 });
 

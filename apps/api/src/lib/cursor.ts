@@ -1,0 +1,38 @@
+import type pg from 'pg';
+
+/**
+ * The rows of a query as arrays (in the order of its select list), read through a server-side cursor inside one
+ * read-only snapshot, `batchSize` at a time: exports stream through this, so memory stays flat and the query runs
+ * once. Every row is read, so the query is planned for the whole result, not for a quick first tenth (a cursor's
+ * default).
+ */
+export async function* cursorRows(pool: pg.Pool, text: string, params: unknown[], batchSize = 2000): AsyncGenerator<unknown[]> {
+  const client = await pool.connect();
+  let ended = false;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query('SET LOCAL cursor_tuple_fraction = 1');
+    await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${text}`, params);
+    for (;;) {
+      const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
+      const fetched = batch.rows.length;
+      yield* batch.rows;
+      // A result that pg's promise handed over stays reachable for a while after it is read: its rows lived
+      // through two young-generation collections and were promoted, every row of the export, to wait in
+      // old space for a full collection (an export of 100k contracts: 49 MB promoted, 0.2 MB emptied
+      // here; decision 026). The rows already read are the reader's; the batch lets go of them.
+      batch.rows.length = 0;
+      if (fetched < batchSize) break;
+    }
+    await client.query('COMMIT');
+    ended = true;
+  } finally {
+    // A failure, or a reader that stopped half-way (the client went away: the generator is closed, no error
+    // reaches it here): the snapshot must end before the connection goes back to the pool, or the next
+    // request on it would read this old snapshot and be refused every write. A connection whose ROLLBACK
+    // fails is closed, not reused.
+    let broken: Error | undefined;
+    if (!ended) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+    client.release(broken);
+  }
+}

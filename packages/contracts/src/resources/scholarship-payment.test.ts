@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { ScholarshipPaymentCreateSchema } from './scholarship-payment.js';
+
+const valid = { contract_id: 1, scholarship_payment_type_id: 1, amount: 500, planned_date: '2026-09-01' };
+const issuesOf = (value: unknown) => {
+  const result = ScholarshipPaymentCreateSchema.safeParse(value);
+  return result.success ? [] : result.error.issues.map((i) => [i.path.join('.'), i.message]);
+};
+const NEEDS_INVOICE = ['linked_invoice_id', 'A university fee payment (type 2) needs its linked invoice or credit note'];
+
+describe('scholarship payment create schema (spec §5)', () => {
+  it('a university fee (type 2) needs its linked invoice or credit note; other types do not', () => {
+    expect(issuesOf(valid)).toEqual([]);
+    expect(issuesOf({ ...valid, scholarship_payment_type_id: 2 })).toEqual([NEEDS_INVOICE]);
+    expect(issuesOf({ ...valid, scholarship_payment_type_id: 2, linked_invoice_id: '' })).toEqual([NEEDS_INVOICE]);
+    expect(issuesOf({ ...valid, scholarship_payment_type_id: 2, linked_invoice_id: 4 })).toEqual([]);
+  });
+
+  it('says so whatever the other fields, so a form shows it as soon as the type is chosen', () => {
+    expect(issuesOf({ scholarship_payment_type_id: 2 })).toContainEqual(NEEDS_INVOICE);
+    expect(issuesOf({ scholarship_payment_type_id: 'x' }).map(([path]) => path)).not.toContain('linked_invoice_id');
+  });
+});
