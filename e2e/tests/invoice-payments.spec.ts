@@ -51,7 +51,7 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   await page.goto(paymentUrl);
   await page.getByRole('button', { name: 'Send e-mail' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
-  const subject = `Payment received: € 1.234,56 for invoice ${invoiceNumber}`;
+  const subject = `Payment ${paymentNumber} received: € 1.234,56 for invoice ${invoiceNumber}`;
   await expect(page.getByRole('status').filter({ hasText: `E-mail "${subject}"` })).toBeVisible();
   await page.getByRole('button', { name: 'Manage' }).click();
   await page.getByRole('menuitem', { name: 'Outbox' }).click();

@@ -17,6 +17,20 @@ const importedSignalHandlers = HOOKED_SIGNALS.flatMap((signal, i) =>
   process.listeners(signal).filter((listener) => !listenersBefore[i]!.has(listener)).map((listener) => ({ signal, listener })),
 );
 
+/*
+ * The same hook ends a process that ends by itself (Node's beforeExit) with process.exit(0): a process that had
+ * set process.exitCode to report a failure exited 0. vitest reports failed tests so, and its main process loads
+ * this module through the API tests' global setup: failing API tests passed CI. The code the process was to end
+ * with is read before the hook runs, and put back as it exits.
+ */
+let endingWith: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  endingWith = process.exitCode;
+});
+process.prependListener('exit', () => {
+  if (endingWith !== undefined && Number(endingWith) !== 0) process.exitCode = endingWith;
+});
+
 /** The caller handles SIGINT / SIGTERM / SIGHUP itself and stops the embedded server in its own time. */
 export function ownShutdownSignals(): void {
   for (const { signal, listener } of importedSignalHandlers) process.removeListener(signal, listener);

@@ -85,7 +85,7 @@ describe('actions declared beside their resource', () => {
   it('offers Mark contract sent once', () => {
     const action = findAction(contractResource, 'mark_sent')!;
     expect(whyNotOffered(action, { contract_sent_date: null })).toBeNull();
-    expect(whyNotOffered(action, { contract_sent_date: '2024-09-01' })).toBe('The contract was already marked sent on 2024-09-01');
+    expect(whyNotOffered(action, { contract_sent_date: '2024-09-01' })).toBe('The contract was already marked sent on 01-09-2024');
   });
 
   it('takes a batch as ids plus the action input, strictly, and refuses an empty Bulk Edit', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
+import { formatDate } from '../common/format.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
 import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
@@ -191,7 +192,7 @@ const markSent = defineAction({
   result: 'record',
   changesRecord: true,
   level: 'user',
-  offeredWhen: (row) => (row.contract_sent_date ? `The contract was already marked sent on ${String(row.contract_sent_date)}` : null),
+  offeredWhen: (row) => (row.contract_sent_date ? `The contract was already marked sent on ${formatDate(String(row.contract_sent_date))}` : null),
   batch: { label: 'Mark contract sent' },
   failureText: 'marking the contract sent',
 });

@@ -19,5 +19,7 @@ describe('scholarship payment create schema (spec §5)', () => {
   it('says so whatever the other fields, so a form shows it as soon as the type is chosen', () => {
     expect(issuesOf({ scholarship_payment_type_id: 2 })).toContainEqual(NEEDS_INVOICE);
     expect(issuesOf({ scholarship_payment_type_id: 'x' }).map(([path]) => path)).not.toContain('linked_invoice_id');
+    // No object at all: the one issue says so (the rule is not asked, it would read a field of nothing).
+    for (const body of [undefined, null, 'text', 7]) expect(issuesOf(body).map(([path]) => path)).toEqual(['']);
   });
 });

@@ -63,7 +63,8 @@ export const ScholarshipPaymentCreateSchema = z.object(editable).refine(
   {
     message: 'A university fee payment (type 2) needs its linked invoice or credit note',
     path: ['linked_invoice_id'],
-    when: ({ issues }) => !issues.some((i) => ['scholarship_payment_type_id', 'linked_invoice_id'].includes(String(i.path?.[0]))),
+    // Not when the body is no object at all (an issue at its root), nor when type or link are themselves wrong.
+    when: ({ issues }) => !issues.some((i) => !i.path?.length || ['scholarship_payment_type_id', 'linked_invoice_id'].includes(String(i.path[0]))),
   },
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
 import { timestamptz } from './columns.js';
 
@@ -32,6 +32,8 @@ export const batchRuns = pgTable(
   (t) => [
     check('batch_runs_status_check', sql`${t.status} in ('queued', 'running', 'finished', 'cancelled')`),
     index('batch_runs_unfinished_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+    // A preview is confirmed once: a second confirm (another click, tab or user) would do every row again.
+    uniqueIndex('batch_runs_source_run_idx').on(t.source_run_id).where(sql`${t.source_run_id} is not null`),
   ],
 );
 

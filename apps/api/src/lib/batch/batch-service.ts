@@ -183,8 +183,9 @@ export async function startBatch(ctx: AppContext, mod: ResourceModule, action: A
 }
 
 /** A run the caller may see: their own, or any for an Administrator (others are not found). */
-async function loadRun(db: DbOrTx, id: number, actor: Actor): Promise<RunRecord> {
-  const [run] = await db.select().from(batchRuns).where(eq(batchRuns.id, id));
+async function loadRun(db: DbOrTx, id: number, actor: Actor, lock = false): Promise<RunRecord> {
+  const query = db.select().from(batchRuns).where(eq(batchRuns.id, id));
+  const [run] = await (lock ? query.for('update') : query);
   if (!run || (run.created_user !== actor.user.id && !isAdministrator(actor))) throw new AppError('NOT_FOUND', `Batch run ${id} not found`);
   return run;
 }
@@ -322,10 +323,14 @@ export async function cancelRun(ctx: AppContext, modules: ReadonlyMap<string, Re
  */
 export async function confirmRun(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, id: number, actor: Actor): Promise<{ run_id: number }> {
   const runId = await ctx.db.transaction(async (tx) => {
-    const run = await loadRun(tx, id, actor);
+    // The preview locked: two confirms at once (a double click, a second tab, another user) take turns, and the
+    // second finds the first's run (batch_runs_source_run_idx holds it too).
+    const run = await loadRun(tx, id, actor, true);
     const { mod, action } = actionOfRun(modules, run);
     checkMaySteer(run, action, actor);
     if (!run.dry_run || run.status !== 'finished') throw new AppError('CONFLICT', 'Only a finished preview can be confirmed');
+    const [confirmed] = await tx.select({ id: batchRuns.id }).from(batchRuns).where(eq(batchRuns.source_run_id, id));
+    if (confirmed) throw new AppError('CONFLICT', `This preview was already confirmed: batch run ${confirmed.id} does it`);
     const ok = await tx
       .select({ id: batchRunRows.record_id, version: batchRunRows.version })
       .from(batchRunRows)

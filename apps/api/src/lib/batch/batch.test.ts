@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { EVENT_TYPE_IDS } from '@app/contracts';
-import { contracts, logEvents } from '@app/db';
+import { batchRuns, contracts, logEvents } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, userWithToken } from '../../test/factories.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
@@ -118,6 +118,20 @@ describe('a batch run', () => {
     expect((await api('post', `/batch_runs/${run.id}/confirm`).send({})).status).toBe(409);
   });
 
+  it('a preview is confirmed once: three confirms at once start one run, the others are told which run does it', async () => {
+    const { ids } = await selection();
+    const preview = await waitForRun(t, user.token, await start('/contracts/batch/update_status', { ids, contract_status_id: 6, dry_run: true }));
+    const answers = await Promise.all([1, 2, 3].map(() => api('post', `/batch_runs/${preview.id}/confirm`).send({})));
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
+    const runId = answers.find((a) => a.status === 202)!.body.run_id as number;
+    for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.message).toBe(`This preview was already confirmed: batch run ${runId} does it`);
+    await waitForRun(t, user.token, runId);
+    expect(await t.db.select({ id: batchRuns.id }).from(batchRuns).where(eq(batchRuns.source_run_id, preview.id))).toEqual([{ id: runId }]);
+    expect((await api('post', `/batch_runs/${preview.id}/confirm`).send({})).status).toBe(409);
+    // Each row changed once: one status event per contract.
+    expect(await statusEvents(ids)).toHaveLength(ids.length);
+  });
+
   it('retry_failed does the failed row again, and only it', async () => {
     const { ok, refused, ids } = await selection();
     const runId = await start('/contracts/batch/update_status', { ids, contract_status_id: 4 });
@@ -165,7 +179,9 @@ describe('a batch run', () => {
     const undone = run.rows.filter((r) => r.status === 'cancelled');
     expect(undone.length).toBeGreaterThan(0);
     expect(run.done + undone.length).toBe(200);
-    const sent = await t.db.select({ id: contracts.id }).from(contracts).where(and(inArray(contracts.id, many.map((c) => c.id)), eq(contracts.contract_sent_date, run.rows.find((r) => r.ok)!.message!.slice(-10))));
+    // "Contract sent on DD-MM-YYYY": the day the rows done were marked sent.
+    const [day, month, year] = run.rows.find((r) => r.ok)!.message!.slice(-10).split('-');
+    const sent = await t.db.select({ id: contracts.id }).from(contracts).where(and(inArray(contracts.id, many.map((c) => c.id)), eq(contracts.contract_sent_date, `${year}-${month}-${day}`)));
     expect(sent.map((s) => s.id).sort()).toEqual(run.rows.filter((r) => r.ok).map((r) => r.id).sort());
     expect((await api('post', `/batch_runs/${runId}/cancel`).send({})).status).toBe(409);
   });

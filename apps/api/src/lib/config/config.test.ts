@@ -211,6 +211,8 @@ describe('POST /config/check_templates', () => {
     expect(names).toEqual([...expected, 'report.txt'].sort());
 
     const report = await zip.file('report.txt')!.async('string');
+    // When, as staff read times (spec §9: DD-MM-YYYY HH:mm, the office's zone).
+    expect(report).toMatch(/^Template check, \d{2}-\d{2}-\d{4} \d{2}:\d{2}\n/);
     expect(report).toContain('ok     invoice_pdf (Invoice (PDF), built-in default)');
     expect(report).toContain('ok     invoice_email (E-mail: invoice, uploaded)');
     expect(report).toMatch(/ERROR {2}refund_request_email \(.*, uploaded\): line 3: undefined variable: refund\.iban/);
@@ -268,9 +270,9 @@ describe('stored PDFs', () => {
       status: 500,
       message: 'Credit note (PDF): the uploaded template credit_note_pdf does not render (line 3: undefined variable: credit_note.reason_text (column 4)); check it on the Configuration screen',
     });
-    const mail = await renderMail({ db: t.db, env: t.ctx.env }, 'test_email', { sent_at: 'now', recipient: 'a@b.c', user: 'Łukasz' });
+    const mail = await renderMail({ db: t.db, env: t.ctx.env }, 'test_email', { sent_at: 'now', recipient: 'a@b.c', user: 'Łukasz', server: 'smtp.example.org:25 (none)' });
     expect(mail.subject).toBe('Test mail from Stipendienbüro Süd');
-    expect(mail.html).toContain('<p>This is a test mail, sent on now by Łukasz to a@b.c.</p>');
+    expect(mail.html).toContain('<p>This is a test mail, sent on now by Łukasz to a@b.c through smtp.example.org:25 (none).</p>');
   });
 
   it('a PDF with more lines than a page holds gets the header again and "page x of y" on every page', async () => {

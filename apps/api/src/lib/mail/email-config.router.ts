@@ -1,16 +1,17 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { AppError, EmailConfigUpdateSchema } from '@app/contracts';
+import { AppError, EmailConfigUpdateSchema, formatDateTime } from '@app/contracts';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../crud/crud-router.js';
 import { parseInput } from '../errors.js';
 import { route } from '../routes.js';
+import { renderMail } from '../templates/store.js';
 import { queueMail } from './outbox.js';
 import { emailConfigForDisplay, readSmtpSettings, updateEmailConfig } from './settings.js';
 
 /**
  * The Email settings (issue 12, spec §5, §6): read and saved by a Developer only; the password is write-only.
- * "Send test mail" queues a mail to the test address through the outbox like every other mail.
+ * "Send test mail" queues the `test_email` template to the test address through the outbox like every other mail.
  */
 export function emailConfigRouter(ctx: AppContext): Router {
   const router = Router();
@@ -33,10 +34,18 @@ export function emailConfigRouter(ctx: AppContext): Router {
       if (!settings.smtp_servername || !settings.from_email_address) {
         throw new AppError('BAD_REQUEST', 'Save the SMTP server and from address first', { smtp_servername: ['SMTP server is required to send a test mail'] });
       }
+      // The test mail is a template like every text the product sends (`test_email`): an uploaded one is what goes.
+      const rendered = await renderMail({ db: tx, env: ctx.env }, 'test_email', {
+        sent_at: formatDateTime(new Date().toISOString()),
+        user: actor.user.usr_name,
+        recipient: settings.test_email_address,
+        server: `${settings.smtp_servername}:${settings.smtp_port} (${settings.smtp_security})`,
+      });
       return queueMail(tx, actor, {
         to: settings.test_email_address,
-        subject: 'Test mail from the scholarship office',
-        text: `This is a test mail sent by ${actor.user.usr_name} from the Email settings.\n\nServer: ${settings.smtp_servername}:${settings.smtp_port} (${settings.smtp_security})\n`,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html ?? null,
         concerns: { resource: 'emailSettings', id: 1 },
       });
     });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { formatDateTime } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
 import type { Env } from '../../env.js';
 import { TemplateError } from './engine.js';
@@ -51,7 +52,7 @@ export function emlPreview(mail: RenderedMail, from: string, to: string): Buffer
  */
 export async function checkTemplates(db: DbOrTx, env: Env, reportName: string): Promise<CheckResult> {
   const entries: CheckEntry[] = [];
-  const report: string[] = [`Template check, ${new Date().toISOString()}`, ''];
+  const report: string[] = [`Template check, ${formatDateTime(new Date().toISOString())}`, ''];
   let ok = 0;
   let failed = 0;
   for (const definition of TEMPLATES) {

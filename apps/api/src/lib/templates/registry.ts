@@ -95,7 +95,7 @@ const definitions: TemplateDefinition[] = ([
   },
   { id: 10, internalname: 'payment_info_email', displayname: 'E-mail: payment information', kind: 'mail', sample: { student, contract, invoice } },
   { id: 11, internalname: 'refund_request_email', displayname: 'E-mail: request payment information for a refund', kind: 'mail', sample: { student, contract, refund: { amount: 1234.56, reason: 'Overpayment of invoice INV-2024-00017' } } },
-  { id: 12, internalname: 'test_email', displayname: 'E-mail: test mail', kind: 'mail', sample: { sent_at: '2024-11-20 14:05', recipient: 'test@example.org', user: 'Łukasz Wiśniewski' } },
+  { id: 12, internalname: 'test_email', displayname: 'E-mail: test mail', kind: 'mail', sample: { sent_at: '20-11-2024 14:05', recipient: 'test@example.org', user: 'Łukasz Wiśniewski', server: 'smtp.example.org:587 (starttls)' } },
 ] satisfies Omit<TemplateDefinition, 'filename'>[]).map((d) => ({ ...d, filename: `${d.internalname}.liquid` }));
 
 export const TEMPLATES: readonly TemplateDefinition[] = definitions;

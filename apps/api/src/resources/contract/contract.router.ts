@@ -1,6 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { CONTRACT_INVOICE_FILTER_FIELDS, contractActions, contractEndDate, contractResource, contractStatusName, invoicePlanningActions, planScholarshipPayments, todayIn } from '@app/contracts';
+import {
+  CONTRACT_INVOICE_FILTER_FIELDS,
+  contractActions,
+  contractEndDate,
+  contractResource,
+  contractStatusName,
+  formatDate,
+  invoicePlanningActions,
+  planScholarshipPayments,
+  todayIn,
+} from '@app/contracts';
 import { contractFiles, contracts, contractStatuses, invoices, fileTypes, programs, scholarships, students } from '@app/db';
 import { contractMailActions } from './contract-mail.js';
 import { contractImports } from './contract-import.js';
@@ -143,7 +153,7 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     }),
     recordAction(contractActions.markSent, async (tx, actor, { row }) => {
       const changes = await service.applyChanges(tx, row, { contract_sent_date: today() }, actor);
-      return { changes, message: `Contract sent on ${String(changes.contract_sent_date?.new ?? '')}` };
+      return { changes, message: `Contract sent on ${formatDate(String(changes.contract_sent_date?.new ?? ''))}` };
     }),
     ...contractMailActions(ctx),
     ...contractFinanceImpls(ctx),

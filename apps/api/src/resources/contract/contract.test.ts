@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import { canTransition, contractResource, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
+import { canTransition, contractResource, EVENT_TYPE_IDS, formatDate, todayIn } from '@app/contracts';
 import { batchRuns, contracts, logEvents, students } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
@@ -285,9 +285,9 @@ describe('contracts: Mark contract sent', () => {
     expect(res.body.contract_sent_date).toBe(todayIn(t.ctx.env.APP_TIMEZONE));
     const again = await api('post', `/contracts/${c.id}/mark_sent`).send({});
     expect(again.status).toBe(409);
-    expect(again.body.message).toBe(`The contract was already marked sent on ${res.body.contract_sent_date}`);
+    expect(again.body.message).toBe(`The contract was already marked sent on ${formatDate(res.body.contract_sent_date)}`);
     const events = await t.db.select().from(logEvents).where(eq(logEvents.contract_id, c.id));
-    expect(events.map((e) => e.le_message)).toContain(`Mark contract sent: Contract "${c.application_number}" — Contract sent on ${res.body.contract_sent_date}`);
+    expect(events.map((e) => e.le_message)).toContain(`Mark contract sent: Contract "${c.application_number}" — Contract sent on ${formatDate(res.body.contract_sent_date)}`);
   });
 
   it('marks a selection as a batch run, each contract once, with an error line for one already sent', async () => {
@@ -298,7 +298,7 @@ describe('contracts: Mark contract sent', () => {
     expect(res.status).toBe(202);
     const run = await waitForRun(t, user.token, res.body.run_id);
     expect(run).toMatchObject({ status: 'finished', total: 3, done: 3, failed: 1, label: 'Mark contract sent' });
-    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${sent.application_number}: The contract was already marked sent on 2024-01-15`);
+    expect(run.rows.find((r) => !r.ok)!.message).toBe(`Error for ${sent.application_number}: The contract was already marked sent on 15-01-2024`);
     const rows = await t.db.select().from(contracts).where(inArray(contracts.id, [a.id, b.id, sent.id]));
     expect(rows.map((r) => r.contract_sent_date).sort()).toEqual(['2024-01-15', todayIn(t.ctx.env.APP_TIMEZONE), todayIn(t.ctx.env.APP_TIMEZONE)]);
   });

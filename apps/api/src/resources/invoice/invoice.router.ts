@@ -7,6 +7,7 @@ import {
   creditNoteTypeOf,
   documentReference,
   exportColumns,
+  formatDate,
   formatMoney,
   invoiceActions,
   InvoiceChoiceParamsSchema,
@@ -201,7 +202,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       delete changes.pdf_file_id;
       delete changes.pdf_user;
       delete changes.pdf_timestamp;
-      return { changes, message: `Invoice ${number} of ${invoiceDate}`, amount: Number(row.amount) };
+      return { changes, message: `Invoice ${number} of ${formatDate(invoiceDate)}`, amount: Number(row.amount) };
     }),
     recordAction(invoiceActions.sendEmail, async (tx, actor, { id, row }, input) => {
       const stored = await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');

@@ -146,14 +146,17 @@ describe('Email settings', () => {
     expect(smtp.logins.slice(logins)).toEqual([{ username: 'office', password: SECRET }]);
   });
 
-  it('"Send test mail" queues a mail to the test address that arrives through the outbox', async () => {
+  it('"Send test mail" queues the test mail template to the test address, and it arrives through the outbox', async () => {
     const res = await api('post', '/config/email/send_test', developer.token).send({});
     expect(res.status, res.text).toBe(200);
     const row = await settled(res.body.outbox_id as number);
     expect(row).toMatchObject({ status: 'sent', recipient: 'tester@example.org' });
     const mail = smtp.received.find((m) => m.messageId === row.message_id);
-    expect(mail?.subject).toBe('Test mail from the scholarship office');
+    // The `test_email` template's text: the office's name, who sent it, when (DD-MM-YYYY HH:mm) and through which server.
+    expect(mail?.subject).toBe(`Test mail from ${t.ctx.env.OFFICE_NAME}`);
     expect((mail?.to as { text: string }).text).toBe('tester@example.org');
+    expect(mail?.text).toMatch(/^This is a test mail, sent on \d{2}-\d{2}-\d{4} \d{2}:\d{2} by Test Developer to tester@example\.org through .+:\d+ \(/);
+    expect(mail?.text).toContain('(Ł, ő, Ş, ß, €)');
   });
 });
 

@@ -6,6 +6,8 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import {
   AppError,
   FILE_MESSAGE_HEADER,
+  formatDate,
+  formatDateTime,
   paymentDateOf,
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
   scholarshipPaymentActions,
@@ -415,11 +417,11 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const paymentDate = paymentDateOf(input.payment_date, String(row.planned_date), todayIn(tz));
       const { number } = await nextNumber(tx, 'scholarship_payment', Number(paymentDate.slice(0, 4)));
       const changes = await service.applyChanges(tx, row, { number, payment_date: paymentDate, payment_allowed: true }, actor);
-      return { changes, message: `Payment ${number} of ${paymentDate}`, amount: detail.amount, group: detail.type };
+      return { changes, message: `Payment ${number} of ${formatDate(paymentDate)}`, amount: detail.amount, group: detail.type };
     }),
     recordAction(scholarshipPaymentActions.resetExport, async (tx, actor, { row }) => {
       const changes = await service.applyChanges(tx, row, { exported_timestamp: null, exported_userid: null, export_id: null }, actor);
-      return { changes, message: `Export reset (was exported ${String(row.exported_timestamp)} by ${String(row.exported_user)})` };
+      return { changes, message: `Export reset (was exported ${formatDateTime(row.exported_timestamp as string | Date | null)} by ${String(row.exported_user)})` };
     }),
     listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
       // Of the overview's rows, those ready for export are exported.

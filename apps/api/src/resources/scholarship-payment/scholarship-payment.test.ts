@@ -334,7 +334,8 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     expect(reset.body).toMatchObject({ exported_timestamp: null, exported_user: null });
     const events = (await api('get', '/logging?per_page=5', admin.token)).body.data as { le_message: string }[];
-    expect(events.some((e) => e.le_message.startsWith('Reset Export'))).toBe(true);
+    // When it was exported, as staff read times (DD-MM-YYYY HH:mm), and by whom.
+    expect(events.find((e) => e.le_message.startsWith('Reset Export'))?.le_message).toMatch(/\(was exported \d{2}-\d{2}-\d{4} \d{2}:\d{2} by Test User\)$/);
     const again = await download('/scholarship_payments/export_payments', { ids: [id] });
     expect(again.status).toBe(200);
     expect((await readSheet(again.body)).slice(1)).toHaveLength(1);

@@ -405,7 +405,7 @@ describe('contract screen', () => {
     await user.click(screen.getByRole('button', { name: 'Mark contract sent' }));
     expect(api.last('POST /contracts/2/mark_sent')!.headers['if-match']).toBe(SEEN);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Mark contract sent' })).toBeDisabled());
-    expect(screen.getByRole('button', { name: 'Mark contract sent' })).toHaveAttribute('data-disabled-reason', 'The contract was already marked sent on 2024-06-01');
+    expect(screen.getByRole('button', { name: 'Mark contract sent' })).toHaveAttribute('data-disabled-reason', 'The contract was already marked sent on 01-06-2024');
     expect(screen.getByLabelText(/^Contract sent date/)).toHaveValue('01-06-2024');
   });
 

@@ -1,22 +1,18 @@
 import { Link } from 'react-router';
 import { Anchor } from '@mantine/core';
-import { formatDateTime, invoicePaymentResource, type OutboxMail } from '@app/contracts';
-import { detailPath, navigationTargets } from '../../lib/navigation';
+import { formatDateTime, type OutboxMail } from '@app/contracts';
 import { InfoList } from '../../machinery/detail/info-list';
 import type { Detail } from '../../machinery/detail/use-detail';
+import { MAIL_CONCERNS } from './outbox.concerns';
 
-/** The record a mail concerns: a link where its screen exists. */
+/** The record a mail concerns, as staff call it ("Invoice 123"): a link where its screen exists. */
 function concerns(m: OutboxMail) {
   if (m.resource === null || m.record_id === null) return '—';
-  const targets: Record<string, (id: number) => string> = {
-    contract: navigationTargets.contract,
-    student: navigationTargets.student,
-    invoice_payment: (id) => detailPath(invoicePaymentResource, id),
-  };
-  const to = targets[m.resource]?.(m.record_id) ?? null;
-  const label = m.resource === 'emailSettings' ? 'Test mail' : `${m.resource} ${m.record_id}`;
-  return to ? (
-    <Anchor component={Link} to={to} size="sm">
+  const kind = MAIL_CONCERNS[m.resource];
+  if (!kind) return `${m.resource} ${m.record_id}`;
+  const label = kind.path ? `${kind.label} ${m.record_id}` : kind.label;
+  return kind.path ? (
+    <Anchor component={Link} to={kind.path(m.record_id)} size="sm">
       {label}
     </Anchor>
   ) : (

@@ -1,5 +1,6 @@
 import { OUTBOX_STATUSES, OUTBOX_STATUS_LABELS, outboxResource } from '@app/contracts';
 import { defineFilters } from '../../machinery/fields/types';
+import { MAIL_CONCERNS } from './outbox.concerns';
 
 /** The Outbox's advanced filters (issue 12): status, recipient, and the record a mail concerns. */
 export const outboxFilters = defineFilters(outboxResource, [
@@ -9,12 +10,7 @@ export const outboxFilters = defineFilters(outboxResource, [
     name: 'resource',
     label: 'Concerns',
     kind: 'select',
-    options: [
-      { value: 'contract', label: 'Contract' },
-      { value: 'student', label: 'Student' },
-      { value: 'invoice_payment', label: 'Invoice payment' },
-      { value: 'emailSettings', label: 'Test mail' },
-    ],
+    options: Object.entries(MAIL_CONCERNS).map(([value, { label }]) => ({ value, label })),
   },
   { name: 'record_id', label: 'Record id', kind: 'number' },
 ]);

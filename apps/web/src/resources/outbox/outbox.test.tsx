@@ -51,8 +51,33 @@ describe('the Outbox', () => {
     await waitFor(() => expect(api.sent('POST /outbox/2/resend')).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     const info = screen.getByRole('region', { name: 'E-mail information' });
-    expect(within(info).getByRole('link', { name: 'contract 12' })).toHaveAttribute('href', '/contract/12');
+    expect(within(info).getByRole('link', { name: 'Contract 12' })).toHaveAttribute('href', '/contract/12');
     expect(within(info).getByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('names what each mail concerns as staff call it, with a link to its screen; the Concerns filter offers each kind', async () => {
+    const api = stubApi({
+      ...session(adminUser),
+      'GET /outbox': page([mail(1, 'sent')]),
+      'GET /outbox/3': { body: mail(3, 'sent', { resource: 'invoice', record_id: 7 }) },
+      'GET /outbox/4': { body: mail(4, 'sent', { resource: 'invoice_payment', record_id: 9 }) },
+      'GET /outbox/5': { body: mail(5, 'sent', { resource: 'emailSettings', record_id: 1 }) },
+      'GET /logging': page([]),
+    });
+    const { user, router } = renderApp('/outbox/3', api);
+    const info = () => screen.findByRole('region', { name: 'E-mail information' });
+    expect(within(await info()).getByRole('link', { name: 'Invoice 7' })).toHaveAttribute('href', '/invoice/numbered/7');
+    await router.navigate('/outbox/4');
+    expect(await screen.findByRole('link', { name: 'Invoice payment 9' })).toHaveAttribute('href', '/invoicepayment/9');
+    await router.navigate('/outbox/5');
+    await screen.findByText('Bank information request 5');
+    expect(within(await info()).getByText('Test mail')).toBeInTheDocument();
+
+    await router.navigate('/outbox');
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(await screen.findByRole('combobox', { name: /^Concerns/ }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Contract', 'Invoice', 'Invoice payment', 'Test mail']);
   });
 
   it('is not open to a User', async () => {
