@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { BatchRun } from '@app/contracts';
 import { stubApi } from '../../test/api-stub';
@@ -76,6 +76,16 @@ describe('the batch dialog', () => {
     expect(await screen.findByText('Finished: 2 of 2 done, 0 failed')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Create Invoice' })).toBeInTheDocument();
     await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(1));
+  });
+
+  it('offers Retry failed rows for a finished run with failed rows, not for a cancelled one (the API refuses it)', async () => {
+    const failedRow = row(2, 'failed', 'Error for A000002: not allowed');
+    renderDialog(6, { 'GET /batch_runs/6': run(6, { status: 'cancelled', total: 3, done: 2, failed: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
+    expect(await screen.findByText(/^Cancelled/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry failed rows' })).not.toBeInTheDocument();
+    cleanup();
+    renderDialog(7, { 'GET /batch_runs/7': run(7, { status: 'finished', total: 2, done: 2, failed: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
+    expect(await screen.findByRole('button', { name: 'Retry failed rows' })).toBeInTheDocument();
   });
 
   it('follows a run while it works, and cancels it on request', async () => {

@@ -160,7 +160,8 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
               {downloadResult ? 'Download results' : 'Download result'}
             </Button>
           )}
-          {run && over && !run.dry_run && run.failed > 0 && (
+          {/* The API retries a finished run only: a cancelled one's rows not done stay not done. */}
+          {run && run.status === 'finished' && !run.dry_run && run.failed > 0 && (
             <Button variant="default" onClick={() => steer.mutate('retry_failed')} loading={steer.isPending && steer.variables === 'retry_failed'}>
               Retry failed rows
             </Button>
