@@ -2,11 +2,12 @@ import type pg from 'pg';
 
 /**
  * The rows of a query as arrays (in the order of its select list), read through a server-side cursor inside one
- * read-only snapshot, `batchSize` at a time: exports stream through this, so memory stays flat and the query runs
- * once. Every row is read, so the query is planned for the whole result, not for a quick first tenth (a cursor's
- * default).
+ * read-only snapshot, a batch of `batchSize` at a time: exports stream through this, so memory stays flat and the
+ * query runs once. Every row is read, so the query is planned for the whole result, not for a quick first tenth
+ * (a cursor's default). Batches, not rows: each row passed through one more async generator cost an export of
+ * 100k contracts 0.2 s (3.56 → 3.79 s). A batch is the reader's until it asks for the next one.
  */
-export async function* cursorRows(pool: pg.Pool, text: string, params: unknown[], batchSize = 2000): AsyncGenerator<unknown[]> {
+export async function* cursorBatches(pool: pg.Pool, text: string, params: unknown[], batchSize = 2000): AsyncGenerator<unknown[][]> {
   const client = await pool.connect();
   let ended = false;
   try {
@@ -16,7 +17,7 @@ export async function* cursorRows(pool: pg.Pool, text: string, params: unknown[]
     for (;;) {
       const batch = await client.query<unknown[]>({ text: `FETCH ${batchSize} FROM export_rows`, rowMode: 'array' });
       const fetched = batch.rows.length;
-      yield* batch.rows;
+      yield batch.rows;
       // A result that pg's promise handed over stays reachable for a while after it is read: its rows lived
       // through two young-generation collections and were promoted, every row of the export, to wait in
       // old space for a full collection (an export of 100k contracts: 49 MB promoted, 0.2 MB emptied

@@ -21,7 +21,7 @@ import {
   viewsOf,
 } from '@app/contracts';
 import { users, type Database, type DbOrTx, type Tx } from '@app/db';
-import { cursorRows } from '../cursor.js';
+import { cursorBatches } from '../cursor.js';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
@@ -849,7 +849,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
     /**
      * The values of `fields` of every row a list query matches, in its order, as arrays in the order of
-     * `fields`, through a server-side cursor inside one read-only snapshot (`cursorRows`): exports stream through
+     * `fields`, through a server-side cursor inside one read-only snapshot (`cursorBatches`): exports stream through
      * this, so memory stays flat, the query runs once, and only the exported columns are read and parsed. Drizzle
      * selects the fields in the order of the selection's keys: the arrays are in the order of `fields`.
      */
@@ -871,7 +871,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         .where(and(whereOf(query), ids ? inArray(table.id, ids) : undefined))
         .orderBy(...orderOf(query.sort, query.search))
         .toSQL();
-      yield* cursorRows(pool, text, params, batchSize);
+      for await (const batch of cursorBatches(pool, text, params, batchSize)) yield* batch;
     },
 
     async create(input: unknown, actor: Actor, options: WriteOptions = {}): Promise<{ id: number }> {

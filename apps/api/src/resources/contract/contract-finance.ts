@@ -5,7 +5,7 @@ import { listAction, recordAction, type ActionImpl } from '../../lib/actions/typ
 import type { AppContext } from '../../lib/context.js';
 import type { CrudService } from '../../lib/crud/crud-service.js';
 import { parseListQuery } from '../../lib/crud/list-query.js';
-import { cursorRows } from '../../lib/cursor.js';
+import { cursorBatches } from '../../lib/cursor.js';
 import { sendWorkbook, sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { academicYearOf, contractBalances, contractBalancesQuery, periodEntries, statusLines, statusLinesQuery, type StatusLine } from '../../lib/invoicing/status.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
@@ -83,7 +83,7 @@ async function* sheetRows(ctx: AppContext, query: { toSQL(): { sql: string; para
   const fields = Object.keys(query._.selectedFields);
   const at = columns.map((c) => fields.indexOf(c.field));
   const { sql: text, params } = query.toSQL();
-  for await (const row of cursorRows(ctx.db.$client, text, params)) yield at.map((k) => row[k]);
+  for await (const batch of cursorBatches(ctx.db.$client, text, params)) for (const row of batch) yield at.map((k) => row[k]);
 }
 
 /** Every contract id of the overview's filter (or the selection), in the overview's order. */
