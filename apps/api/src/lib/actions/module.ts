@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { actionsOf, exportColumns, type AnyResource } from '@app/contracts';
 import type { AppContext } from '../context.js';
 import type { CrudService } from '../crud/crud-service.js';
-import { parseListQuery } from '../crud/list-query.js';
+import { filterQueryOf } from '../crud/list-query.js';
 import { sendXlsx } from '../files/xlsx.js';
 import { listAction, recordAction, type ActionImpl } from './types.js';
 
@@ -39,8 +39,7 @@ function exportImpl(service: CrudService, resource: AnyResource): [string, Actio
   const columns = exportColumns(resource.columns);
   return listAction(action, async (_db, _actor, input, { ctx }) => {
     const body = input as { ids?: number[]; filter?: Record<string, string | number | boolean> };
-    const filter = Object.fromEntries(Object.entries(body.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
-    const query = parseListQuery(resource, filter);
+    const query = filterQueryOf(resource, body.filter);
     const ids = body.ids && body.ids.length > 0 ? body.ids : undefined;
     const scope = ids ? `${ids.length} selected` : 'the filtered list';
     return {

@@ -24,6 +24,19 @@ function defaultSortOf(resource: AnyResource, filters: Readonly<Record<string, u
 }
 
 /**
+ * The list query of an export's or list action's `filter` (the overview's query as the web sends it), without its
+ * paging and the keys in `omit`, with `over` laid on it (the action's own filter values).
+ */
+export function filterQueryOf(
+  resource: AnyResource,
+  filter: Readonly<Record<string, string | number | boolean>> | undefined,
+  { omit = [], over = {} }: { omit?: readonly string[]; over?: Record<string, string> } = {},
+): ListQuery<Record<string, unknown>> {
+  const given = Object.entries(filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page' && !omit.includes(k));
+  return parseListQuery(resource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), ...over });
+}
+
+/**
  * Parses a list request's query string against the resource: paging, quick filter, sort keys
  * (whitelisted) and the advanced filters its descriptor declares. Anything else is a 400.
  */

@@ -4,7 +4,7 @@ import type { DbOrTx } from '@app/db';
 import { listAction, recordAction, type ActionImpl } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import type { CrudService } from '../../lib/crud/crud-service.js';
-import { parseListQuery } from '../../lib/crud/list-query.js';
+import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { cursorBatches } from '../../lib/cursor.js';
 import { sendWorkbook, sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { academicYearOf, contractBalances, contractBalancesQuery, periodEntries, statusLines, statusLinesQuery, type StatusLine } from '../../lib/invoicing/status.js';
@@ -59,22 +59,6 @@ const entryColumns: SheetColumn[] = [
 
 const rowOf = (columns: readonly SheetColumn[], r: object): unknown[] => columns.map((c) => (r as Record<string, unknown>)[c.field] ?? null);
 
-/** The contract ids of the overview's filter (or the selection), a chunk at a time, in the overview's order. */
-async function* contractChunks(service: CrudService, input: { ids?: number[] | undefined; filter?: Record<string, string | number | boolean> | undefined }): AsyncGenerator<number[]> {
-  const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page'].includes(k));
-  const query = parseListQuery(contractResource, Object.fromEntries(given.map(([k, v]) => [k, String(v)])));
-  const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
-  let chunk: number[] = [];
-  for await (const [id] of service.iterate(query, ['id'], ids)) {
-    chunk.push(Number(id));
-    if (chunk.length === CHUNK) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
-}
-
 /**
  * The rows of a statement as the sheet's columns, read through a cursor: one statement for every contract of the
  * export (a statement per 500 contracts took 51 s for 100k, one 20 s), and memory flat.
@@ -87,13 +71,13 @@ async function* sheetRows(ctx: AppContext, query: { toSQL(): { sql: string; para
 }
 
 /** Every contract id of the overview's filter (or the selection), in the overview's order. */
-async function contractIdsOf(service: CrudService, input: Parameters<typeof contractChunks>[1]): Promise<number[]> {
+async function contractIdsOf(service: CrudService, input: { ids?: number[] | undefined; filter?: Record<string, string | number | boolean> | undefined }): Promise<number[]> {
   const ids: number[] = [];
-  for await (const chunk of contractChunks(service, input)) ids.push(...chunk);
+  for await (const [id] of service.iterate(filterQueryOf(contractResource, input.filter), ['id'], input.ids && input.ids.length > 0 ? input.ids : undefined)) ids.push(Number(id));
   return ids;
 }
 
-async function* rowsOf<T extends object>(chunks: AsyncIterable<number[]> | Iterable<number[]>, read: (ids: number[]) => Promise<T[]>, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
+async function* rowsOf<T extends object>(chunks: Iterable<number[]>, read: (ids: number[]) => Promise<T[]>, columns: readonly SheetColumn[]): AsyncGenerator<unknown[]> {
   for await (const ids of chunks) for (const r of await read(ids)) yield rowOf(columns, r);
 }
 

@@ -27,7 +27,7 @@ import { sendImportResults } from '../../lib/batch/batch-service.js';
 import type { AppContext } from '../../lib/context.js';
 import { actorOf } from '../../lib/crud/crud-router.js';
 import type { Actor, CrudService, Row } from '../../lib/crud/crud-service.js';
-import { parseListQuery } from '../../lib/crud/list-query.js';
+import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { parseInput } from '../../lib/errors.js';
 import { describeChanges, recordEvent } from '../../lib/events/record.js';
 import { sanitizeFilename } from '../../lib/files/filename.js';
@@ -459,8 +459,7 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
       (tx, actor, row) => importDreamApplyRow(tx, actor, row, contractService, studentService),
     ),
     listAction(downloadStudentAgreements, async (db, _actor, input) => {
-      const filter = Object.fromEntries(Object.entries(input.filter ?? {}).filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => [k, String(v)]));
-      const query = parseListQuery(contractResource, filter);
+      const query = filterQueryOf(contractResource, input.filter);
       const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
       const chosen: { id: number; application_number: string; last_name: string; first_name: string }[] = [];
       for await (const [id, application_number, last_name, first_name] of contractService.iterate(query, ['id', 'application_number', 'last_name', 'first_name'], ids)) {

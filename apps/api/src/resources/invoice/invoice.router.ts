@@ -29,7 +29,7 @@ import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { checksumOf, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
-import { parseListQuery } from '../../lib/crud/list-query.js';
+import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
 import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
@@ -253,8 +253,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
     recordAction(invoiceActions.downloadPdf, async (tx, _actor, { id }) => pdfDownload(await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet'))),
     // The open invoices of the overview's filter (or of the selection), streamed like Export Selection.
     listAction(invoiceActions.downloadReportOpen, async (_db, _actor, input) => {
-      const given = Object.entries(input.filter ?? {}).filter(([k]) => !['page', 'per_page', 'planned', 'creditnote'].includes(k));
-      const query = parseListQuery(invoiceResource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), open: 'true' });
+      const query = filterQueryOf(invoiceResource, input.filter, { omit: ['planned', 'creditnote'], over: { open: 'true' } });
       const columns = exportColumns(invoiceResource.columns);
       const ids = input.ids && input.ids.length > 0 ? input.ids : undefined;
       const filename = 'Open_Invoices.xlsx';

@@ -42,7 +42,7 @@ import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
-import { parseListQuery } from '../../lib/crud/list-query.js';
+import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { userName } from '../../lib/crud/user-name.js';
 
@@ -320,8 +320,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
   async function chosenIds(input: { ids?: number[]; filter?: Record<string, string | number | boolean> }, narrowed: Record<string, string>): Promise<number[] | undefined> {
     if (input.ids && input.ids.length > 0) return input.ids;
     if (!input.filter) return undefined;
-    const given = Object.entries(input.filter).filter(([k]) => k !== 'page' && k !== 'per_page');
-    const query = parseListQuery(scholarshipPaymentResource, { ...Object.fromEntries(given.map(([k, v]) => [k, String(v)])), ...narrowed });
+    const query = filterQueryOf(scholarshipPaymentResource, input.filter, { over: narrowed });
     const ids: number[] = [];
     for await (const [id] of service.iterate(query, ['id'])) ids.push(Number(id));
     return ids;
