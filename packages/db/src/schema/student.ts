@@ -52,6 +52,11 @@ export const students = pgTable(
     name_key: text('name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name || ' ' || last_name))`),
     last_name_key: text('last_name_key').generatedAlwaysAs(sql`f_unaccent(lower(last_name))`),
     first_name_key: text('first_name_key').generatedAlwaysAs(sql`f_unaccent(lower(first_name))`),
+    /**
+     * The address as its filter compares it (address, zip and city, accents and case removed), stored for the same
+     * reason: a common word ("City 0") made the trigram index's recheck call unaccent on 60k rows (0.25 s a count).
+     */
+    address_key: text('address_key').generatedAlwaysAs(sql`f_unaccent(lower(address || ' ' || zip || ' ' || city))`),
   },
   (t) => [
     index('students_last_name_idx').on(t.last_name, t.id),

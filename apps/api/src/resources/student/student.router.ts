@@ -28,9 +28,6 @@ const joinCitizenship: Join = (q) => q.leftJoin(citizenship1, eq(citizenship1.id
 const requestUser = alias(users, 'bankinfo_request_by');
 const updateUser = alias(users, 'bankinfo_update_by');
 
-/** The expression of `students_address_trgm_idx`. */
-const addressKey = sql`f_unaccent(lower(${s.address} || ' ' || ${s.zip} || ' ' || ${s.city}))`;
-
 export function studentModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
   const plain = Object.fromEntries(
@@ -68,7 +65,8 @@ export function studentModule(ctx: AppContext): ResourceModule {
     filters: {
       name: (v) => nameMatches(String(v)),
       email_address: (v) => sql`lower(${s.email_address}) like lower(${likePattern(String(v))})`,
-      address: (v) => wordsMatch(addressKey, String(v)),
+      // The stored key `students_address_trgm_idx` indexes (migration 0032).
+      address: (v) => wordsMatch(sql`${s.address_key}`, String(v)),
       bankinfo_requested_before: (v) => sql`${s.bankinfo_request_timestamp} < ${dayStart(tz, v)}`,
       bankinfo_updated_before: (v) => sql`${s.bankinfo_update_timestamp} < ${dayStart(tz, v)}`,
     },
