@@ -7,6 +7,7 @@ import { createApp } from '../../app.js';
 import { COLLECT_BELOW_ROWS, ESTIMATE_FROM_ROWS, WALK_AT_MOST_ROWS } from './crud-service.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { recordStatements } from '../../test/sent-statements.js';
 
 const t = await setupTestApp();
 let token = '';
@@ -271,13 +272,7 @@ describe('a filter that finds many rows, but not near the start of the order', (
   const app = createApp({ ...t.ctx, db: one.db });
   afterAll(() => one.close());
   /** The statements the application sent through `one` since the last request began. */
-  const sent: { text: string; values: unknown[] }[] = [];
-  const query = one.pool.query.bind(one.pool) as (...args: unknown[]) => Promise<unknown>;
-  (one.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-    sent.push(typeof config === 'object' ? { text: config.text, values: values ?? config.values ?? [] } : { text: config, values: values ?? [] });
-    return query(...args);
-  };
+  const sent = recordStatements(one.pool);
   interface PlanNode {
     'Node Type': string;
     'Index Name'?: string;

@@ -14,6 +14,7 @@ import { connect, programs } from '@app/db';
 import { createApp } from '../../app.js';
 import { setupTestApp } from '../../test/app.js';
 import { userWithToken } from '../../test/factories.js';
+import { recordStatements } from '../../test/sent-statements.js';
 
 /**
  * Issue 11: "an index for each default sort", and a list fast in any sort of the descriptor. At scale a sort no
@@ -65,20 +66,15 @@ interface PlanNode {
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 /** The statements sent through the test's connection since a request began (pageAndPlan): what it ran, with its values. */
-const sent: { text: string; values: unknown[] }[] = [];
-const query = one.pool.query.bind(one.pool) as (...args: unknown[]) => Promise<unknown>;
-(one.pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-  const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-  sent.push(typeof config === 'object' ? { text: config.text, values: values ?? config.values ?? [] } : { text: config, values: values ?? [] });
-  return query(...args);
-};
+const sent = recordStatements(one.pool);
 
 /** The plan of the statement that found the page of `query` (the one with an offset), for its own values, and the page. */
 async function pageAndPlan(resource: AnyResource, query: string): Promise<{ plan: PlanNode; body: { data: unknown[]; links: { pagination: { total: number } } } }> {
   sent.length = 0;
   const res = await request(app).get(`/api/v1.0/${resource.apiPath}?${query}`).set('Authorization', `Bearer ${token}`);
   expect(res.status, res.text).toBe(200);
-  const page = sent.filter((s) => /offset (\$\d+|\d+)\)/.test(s.text));
+  // The statement that found the page (its ids limited and offset), not the EXPLAIN that chose how.
+  const page = sent.filter((s) => !/^explain/i.test(s.text) && /offset (\$\d+|\d+)\)/.test(s.text));
   expect(page, query).toHaveLength(1);
   const { text, values } = page[0]!;
   const explained = await one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) ${text}`, values);
