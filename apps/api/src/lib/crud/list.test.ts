@@ -292,9 +292,10 @@ describe('a filter that finds many rows, but not near the start of the order', (
         select ${first.student_id}, 1, ${first.program_id}, ${intake}, 1, 'WALK-' || ${intake} || '-' || g, ${first.y1_university_id},
           ${from}::date + g / 10, ${from}::date + g / 10 + 730, case when g % 3 = 0 then null else ${from}::date + g / 7 end
         from generate_series(1, ${rows}) g`);
-    await insert(2030, 3000, '2020-01-01');
     await insert(2031, COLLECT_BELOW_ROWS + 500, '2001-01-01');
     await insert(2032, 3 * COLLECT_BELOW_ROWS, '2040-01-01');
+    // Last: by status (all the first) and id, after all the others.
+    await insert(2030, 3000, '2020-01-01');
     await t.db.execute(sql`analyze contracts`);
     try {
       // The few contracts of 2030 are collected whatever the sort, a lookup's name too; the many of 2031 and 2032
