@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
 import { timestamptz } from './columns.js';
 
@@ -56,6 +56,11 @@ export const batchRunRows = pgTable(
     total_group: varchar('total_group', { length: 100 }),
     /** Which worker did it (host:pid), for the operator. */
     worker: varchar('worker', { length: 100 }),
+    /**
+     * How often its work was broken off by the database (a statement timeout, a deadlock, a serialization
+     * failure) and rolled back; at MAX_ROW_ATTEMPTS the row fails instead of being taken again (decision 033).
+     */
+    attempts: smallint('attempts').notNull().default(0),
     finished_timestamp: timestamptz('finished_timestamp'),
   },
   (t) => [

@@ -285,7 +285,7 @@ export async function retryFailed(ctx: AppContext, modules: ReadonlyMap<string, 
     if (run.status !== 'finished') throw new AppError('CONFLICT', 'A batch run can be retried once it has finished');
     const again = await tx
       .update(batchRunRows)
-      .set({ status: 'pending', message: null, amount: null, total_group: null, worker: null, finished_timestamp: null })
+      .set({ status: 'pending', message: null, amount: null, total_group: null, worker: null, finished_timestamp: null, attempts: 0 })
       .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'failed')))
       .returning({ id: batchRunRows.id });
     if (again.length === 0) throw new AppError('CONFLICT', 'This batch run has no failed rows');

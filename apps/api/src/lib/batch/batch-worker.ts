@@ -5,7 +5,7 @@ import { batchRunRows, batchRuns, type Tx } from '@app/db';
 import type { AppContext } from '../context.js';
 import { findActiveUser } from '../auth/sessions.js';
 import type { Actor } from '../crud/crud-service.js';
-import { appErrorOfDatabase, isDatabaseUnavailable, isRetryable } from '../db-errors.js';
+import { appErrorOfDatabase, isDatabaseUnavailable, isRetryable, pgErrorOf } from '../db-errors.js';
 import { recordEvent } from '../events/record.js';
 import type { ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
@@ -24,6 +24,37 @@ export const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /** Thrown inside a preview row's savepoint after the work was done, so that all of it is rolled back. */
 class PreviewRollback extends Error {}
+
+/**
+ * How often a row's work may be broken off by the database before the row fails (decision 033). Until then it is
+ * taken again at once; a row that met the statement timeout was taken again without end, and its run never finished.
+ */
+export const MAX_ROW_ATTEMPTS = 3;
+
+/** The database broke off a row's work, which was rolled back: its row is counted and taken again, or fails. */
+class RowBrokenOff extends Error {
+  constructor(
+    readonly rowId: number,
+    readonly reference: string,
+    readonly reason: string,
+    readonly error: unknown,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Why the database broke off a row's work, when it did so for the work itself and might not the next time: a
+ * statement timeout, or a race it broke off (a deadlock, a serialization failure). A connection gone or a database
+ * shutting down is not the row's doing: its job is taken again later, the row not counted.
+ */
+function brokenOffReason(err: unknown): string | undefined {
+  if (isRetryable(err)) return 'it clashed with other changes each time';
+  if (pgErrorOf(err)?.code === QUERY_CANCELED) return 'it took longer than the database allows each time';
+  return undefined;
+}
+/** PostgreSQL's code for a statement cancelled, by statement_timeout here. */
+const QUERY_CANCELED = '57014';
 
 export interface BatchWorkerOptions {
   /** A pause between two rows of a run (BATCH_ROW_PAUSE_MS), so a big run leaves room for interactive requests. */
@@ -74,8 +105,11 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       });
     } catch (err) {
       if (!(err instanceof PreviewRollback)) {
-        // A race the database broke off, or a database gone or stalled: the whole row is taken again (it is still pending).
-        if (isRetryable(err) || isDatabaseUnavailable(err)) throw err;
+        // Broken off by the database, or a database gone or stalled: the whole row is rolled back and taken again
+        // (it is still pending); one broken off is counted (`countBrokenOff`).
+        const reason = brokenOffReason(err);
+        if (reason) throw new RowBrokenOff(row.id, row.reference, reason, err);
+        if (isDatabaseUnavailable(err)) throw err;
         const known = err instanceof AppError ? err : appErrorOfDatabase(err);
         if (!known) ctx.logger.error({ err, runId: run.id, recordId: row.record_id }, 'batch row failed');
         ok = false;
@@ -89,6 +123,32 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()` })
       .where(eq(batchRunRows.id, row.id));
     return true;
+  });
+}
+
+/**
+ * Counts a row whose work the database broke off, in a transaction of its own (the row's was rolled back), and
+ * fails it at MAX_ROW_ATTEMPTS with the reason. When even that fails (the database is gone), the error ends the
+ * run's job, which is taken again later.
+ */
+async function countBrokenOff(ctx: AppContext, broken: RowBrokenOff): Promise<void> {
+  ctx.logger.warn({ err: broken.error, rowId: broken.rowId }, 'batch row broken off by the database');
+  await ctx.db.transaction(async (tx) => {
+    const [counted] = await tx
+      .update(batchRunRows)
+      .set({ attempts: sql`${batchRunRows.attempts} + 1` })
+      .where(and(eq(batchRunRows.id, broken.rowId), eq(batchRunRows.status, 'pending')))
+      .returning({ attempts: batchRunRows.attempts });
+    if (!counted || counted.attempts < MAX_ROW_ATTEMPTS) return;
+    await tx
+      .update(batchRunRows)
+      .set({
+        status: 'failed',
+        message: batchErrorLine(broken.reference, `given up after ${counted.attempts} attempts: ${broken.reason}`),
+        worker: WORKER_NAME,
+        finished_timestamp: sql`clock_timestamp()`,
+      })
+      .where(eq(batchRunRows.id, broken.rowId));
   });
 }
 
@@ -168,7 +228,16 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
         .catch((err: unknown) => ctx.logger.warn({ err, runId }, 'batch heartbeat failed'));
     }, options.heartbeatMs);
     try {
-      while (await doNextRow(ctx, mod, action, run, actor)) {
+      for (;;) {
+        let done: boolean;
+        try {
+          done = !(await doNextRow(ctx, mod, action, run, actor));
+        } catch (err) {
+          if (!(err instanceof RowBrokenOff)) throw err;
+          await countBrokenOff(ctx, err);
+          continue;
+        }
+        if (done) break;
         if (options.rowPauseMs > 0) await new Promise((r) => setTimeout(r, options.rowPauseMs));
       }
     } finally {

@@ -1,0 +1,1 @@
+ALTER TABLE "batch_run_rows" ADD COLUMN "attempts" smallint DEFAULT 0 NOT NULL;
