@@ -97,7 +97,7 @@ export async function createReferences(db: Database) {
  * A student's stored columns, not the generated search keys: the factories also serve databases migrated only
  * part of the way (the migration tests), where those columns do not exist yet.
  */
-const { name_key: _nameKey, last_name_key: _lastNameKey, first_name_key: _firstNameKey, ...studentColumns } = getTableColumns(students);
+const { name_key: _nameKey, last_name_key: _lastNameKey, first_name_key: _firstNameKey, address_key: _addressKey, ...studentColumns } = getTableColumns(students);
 
 export async function createStudent(db: Database, values: Partial<typeof students.$inferInsert> = {}) {
   const country = values.cntry_id ?? (await createCountry(db)).id;
