@@ -219,7 +219,6 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
       return;
     }
     await ctx.db.update(batchRuns).set({ status: 'running', heartbeat_timestamp: sql`now()` }).where(and(eq(batchRuns.id, runId), eq(batchRuns.status, 'queued')));
-    const actor = await actorOf(ctx, run, action);
     const heartbeat = setInterval(() => {
       ctx.db
         .update(batchRuns)
@@ -231,7 +230,9 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
       for (;;) {
         let done: boolean;
         try {
-          done = !(await doNextRow(ctx, mod, action, run, actor));
+          // Who started the run is asked again for each row: a user deactivated, or no longer of the action's
+          // role, while the run works has the rest of its rows refused (decision 033).
+          done = !(await doNextRow(ctx, mod, action, run, await actorOf(ctx, run, action)));
         } catch (err) {
           if (!(err instanceof RowBrokenOff)) throw err;
           await countBrokenOff(ctx, err);
