@@ -119,7 +119,7 @@ test('every overview has no serious or critical axe violations', async ({ page, 
   await test.step('Contracts with the advanced filter and a selection', async () => {
     await page.getByRole('checkbox', { name: 'Advanced' }).check();
     await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-    await expect(page.getByRole('button', { name: 'Batch' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Batch', exact: true })).toBeVisible();
     await expectAccessible(page, 'Contracts overview with advanced filter and selection');
   });
 });
@@ -174,7 +174,7 @@ test('a student in read and edit mode and its delete confirmation have no seriou
   await expectAccessible(page, 'new student');
 });
 
-test('a contract in read and edit mode, its Documents tab, Bulk Edit and the batch dialog have no serious or critical axe violations', async ({
+test('a contract in read and edit mode, its Documents tab, Bulk Edit, the batch dialog and My batch runs have no serious or critical axe violations', async ({
   page,
   request,
 }) => {
@@ -206,7 +206,7 @@ test('a contract in read and edit mode, its Documents tab, Bulk Edit and the bat
   await page.getByLabel('Quick filter').press('Enter');
   await expect(page.getByTestId('range-text')).toHaveText('1-1 of 1');
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Bulk Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Bulk Edit' });
   await opened(dialog);
@@ -217,6 +217,13 @@ test('a contract in read and edit mode, its Documents tab, Bulk Edit and the bat
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('batch-status')).toHaveText('Finished: 1 of 1 done, 0 failed');
   await expectAccessible(page, 'the batch dialog, finished');
+  await page.getByTestId('batch-status').locator('xpath=ancestor::*[@role="dialog"]').getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByTestId('batch-status')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Batch runs' }).click();
+  const runs = page.getByRole('dialog', { name: 'My batch runs' });
+  await opened(runs);
+  await expect(runs.getByRole('table', { name: 'My batch runs' })).toBeVisible();
+  await expectAccessible(page, 'my batch runs');
 });
 
 test('at 390 px the top bar fits, and a burger opens the navigation with the Students menu and Logout', async ({ page }) => {

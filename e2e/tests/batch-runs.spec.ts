@@ -39,7 +39,7 @@ test('Change status on three contracts runs on the server: Finished with one err
   await openContracts(page, suffix, 3);
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
   await expect(page.getByText('3 selected')).toBeVisible();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Change status' }).click();
   const ask = page.getByRole('dialog', { name: 'Change status' });
   await chooseOption(page, ask.getByRole('combobox', { name: 'New status' }), 'Enrolled');
@@ -64,6 +64,16 @@ test('Change status on three contracts runs on the server: Finished with one err
   const results = [2, 3, 4].map((n) => sheet.getRow(n).getCell(3).value);
   expect(results.sort()).toEqual(['Error', 'OK', 'OK']);
   expect(sheet.getRow(1).getCell(4).value).toBe('Message');
+
+  // Closed, the run is found again under Batch runs in the top bar, and opens in the same dialog.
+  const runId = /^Batch_(\d+)_/.exec(download.suggestedFilename())![1];
+  await run.getByRole('button', { name: 'Done' }).click();
+  await expect(run).toHaveCount(0);
+  await page.getByRole('button', { name: 'Batch runs' }).click();
+  const mine = page.getByRole('dialog', { name: 'My batch runs' });
+  await expect(mine.getByRole('row', { name: `Change status (run ${runId})` })).toContainText('Finished: 2 of 3 done, 1 failed');
+  await mine.getByRole('button', { name: `Open run ${runId}` }).click();
+  await expect(page.getByRole('dialog', { name: 'Change status' }).getByTestId('batch-status')).toHaveText('Finished: 2 of 3 done, 1 failed');
 });
 
 test('Mark contract sent works on one contract from its screen, and on a selection as a batch', async ({ page, request }) => {
@@ -80,7 +90,7 @@ test('Mark contract sent works on one contract from its screen, and on a selecti
 
   await openContracts(page, suffix, 3);
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Mark contract sent' }).click();
   const run = page.getByRole('dialog', { name: 'Mark contract sent' });
   // The one marked on its screen is refused: it was sent already.

@@ -43,9 +43,9 @@ test('an administrator bulk edits two contracts and sees the changed values', as
   expect(await columnTexts(page, CONTRACT_SENT)).toEqual(['', '']);
 
   // Only with a selection.
-  await expect(page.getByRole('button', { name: 'Batch' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Batch', exact: true })).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Bulk Edit' }).click();
   const dialog = page.getByRole('dialog', { name: 'Bulk Edit' });
   await expect(dialog.getByRole('combobox', { name: 'Year 1 finished' })).toHaveValue('');

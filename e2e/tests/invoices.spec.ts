@@ -39,7 +39,7 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   await expect(page.getByRole('heading', { name: 'Planned Invoices' })).toBeVisible();
   await expect(page.getByText('1-3 of 3')).toBeVisible();
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Create Invoice' }).click();
   const preview = page.getByRole('dialog', { name: 'Preview: Create Invoice' });
   await expect(preview.getByTestId('batch-status')).toHaveText('Nothing has been changed yet. 3 of 3 would be done, € 9.150,50 in all; 0 refused.');

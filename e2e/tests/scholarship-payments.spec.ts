@@ -39,7 +39,7 @@ test('Schedule Payments from the planned view with a preview, export from the nu
 
   await openView(page, '/scholarshippayments/planned', suffix, 3);
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
-  await page.getByRole('button', { name: 'Batch' }).click();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Schedule Payments' }).click();
   await page.getByRole('dialog', { name: 'Schedule Payments' }).getByRole('button', { name: 'Preview' }).click();
   const preview = page.getByRole('dialog', { name: 'Schedule Payments' });

@@ -7,6 +7,7 @@ import {
   APP_VERSION,
   batchRequestSchema,
   BatchRunSchema,
+  BatchRunListSchema,
   BatchStartedSchema,
   CHOICE_LISTS,
   InvoiceChoiceParamsSchema,
@@ -258,6 +259,7 @@ const otherOperations: Record<string, Operation> = {
     responses: { 200: jsonResponse('{message, outbox_id}', SendTestMailResultSchema) },
   },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
+  'GET /batch_runs': { summary: "The caller's own batch runs, newest first (the last 20), with their counts", responses: { 200: jsonResponse('The runs', BatchRunListSchema) } },
   'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
   'GET /config/dream_apply': { summary: 'The DreamApply settings (Developer only): base URL and whether a key is set; the key is never answered', responses: { 200: jsonResponse('{base_url, api_key_set, edit_timestamp}', DreamApplyConfigSchema) } },
   'PUT /config/dream_apply': {

@@ -6,6 +6,7 @@ import { APP_VERSION } from '@app/contracts';
 import { useAlerts } from '../lib/alerts';
 import { useAuth, useSessionUser } from '../lib/auth';
 import { ChevronDownIcon } from '../lib/icons';
+import { MyBatchRuns } from '../machinery/batch/my-runs';
 import { hasUnsavedChanges, UnsavedChangesDialog } from '../machinery/detail/leave-guard';
 import { logEventsEntry, menus, type MenuEntry, type MenuGroup } from './screens';
 
@@ -137,6 +138,7 @@ export function TopBar() {
       <Group gap="sm" wrap="nowrap" visibleFrom={WIDE_TOP_BAR}>
         <SessionUser data-testid="session-user" />
         <VersionBadge />
+        <MyBatchRuns />
         <Button variant="default" size="compact-sm" onClick={requestLogout}>
           Logout
         </Button>
@@ -148,9 +150,12 @@ export function TopBar() {
           {/* Logout before the long menus, so it needs no scrolling on a phone. */}
           <Group justify="space-between" wrap="nowrap" gap="sm">
             <VersionBadge />
-            <Button variant="default" size="compact-sm" onClick={requestLogout}>
-              Logout
-            </Button>
+            <Group gap="xs" wrap="nowrap">
+              <MyBatchRuns />
+              <Button variant="default" size="compact-sm" onClick={requestLogout}>
+                Logout
+              </Button>
+            </Group>
           </Group>
           <Divider />
           <nav aria-label="Main">

@@ -37,6 +37,7 @@ function resourceRoutes(r: AnyResource): Record<string, Access> {
 
 /** Routes of the batch runs (DESIGN §10): the service lets each caller see and steer only their own runs. */
 const batchRunRoutes: Record<string, Access> = {
+  'GET /batch_runs': 'reader',
   'GET /batch_runs/:id': 'reader',
   'GET /batch_runs/:id/result': 'reader',
   'POST /batch_runs/:id/retry_failed': 'user',

@@ -45,6 +45,24 @@ export const BatchRunSchema = z.object({
 export type BatchRow = z.infer<typeof BatchRowSchema>;
 export type BatchRun = z.infer<typeof BatchRunSchema>;
 
+/** How many of one's runs `GET /batch_runs` lists, newest first. */
+export const MY_BATCH_RUNS_LISTED = 20;
+
+/** A run as `GET /batch_runs` lists it: what and how far, without its rows. */
+export const BatchRunSummarySchema = BatchRunSchema.pick({
+  id: true,
+  label: true,
+  dry_run: true,
+  status: true,
+  total: true,
+  done: true,
+  failed: true,
+  created_timestamp: true,
+  finished_timestamp: true,
+});
+export type BatchRunSummary = z.infer<typeof BatchRunSummarySchema>;
+export const BatchRunListSchema = z.object({ data: z.array(BatchRunSummarySchema) });
+
 /** `202 {run_id}`: a batch run was started; follow it at `GET /batch_runs/{run_id}`. */
 export const BatchStartedSchema = z.object({ run_id: z.number().int() });
 export type BatchStarted = z.infer<typeof BatchStartedSchema>;

@@ -34,6 +34,8 @@ export const batchRuns = pgTable(
     index('batch_runs_unfinished_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
     // A preview is confirmed once: a second confirm (another click, tab or user) would do every row again.
     uniqueIndex('batch_runs_source_run_idx').on(t.source_run_id).where(sql`${t.source_run_id} is not null`),
+    // A user's own runs, newest first (GET /batch_runs).
+    index('batch_runs_created_user_idx').on(t.created_user, t.id),
   ],
 );
 

@@ -3,11 +3,14 @@ import type { AppContext } from '../context.js';
 import { actorOf, idParam } from '../crud/crud-router.js';
 import type { ResourceModule } from '../actions/module.js';
 import { route } from '../routes.js';
-import { cancelRun, confirmRun, getRun, retryFailed, sendRunResult } from './batch-service.js';
+import { cancelRun, confirmRun, getRun, listMyRuns, retryFailed, sendRunResult } from './batch-service.js';
 
-/** The batch runs (DESIGN §10): follow one, download its result, retry its failed rows, cancel it, confirm a preview. */
+/** The batch runs (DESIGN §10): list one's own, follow one, download its result, retry its failed rows, cancel it, confirm a preview. */
 export function batchRunRouter(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>): Router {
   const router = Router();
+  route(router, 'get', '/batch_runs', async (req, res) => {
+    res.json({ data: await listMyRuns(ctx, actorOf(req)) });
+  });
   route(router, 'get', '/batch_runs/:id', async (req, res) => {
     res.json(await getRun(ctx, idParam(req.params.id), actorOf(req)));
   });

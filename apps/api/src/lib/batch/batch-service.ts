@@ -6,11 +6,13 @@ import {
   batchRequestSchema,
   findAction,
   MAX_BATCH_ROWS,
+  MY_BATCH_RUNS_LISTED,
   roleHasLevel,
   type AnyAction,
   type BatchRow,
   type BatchRun,
   type BatchRunStatus,
+  type BatchRunSummary,
   type BatchRowStatus,
 } from '@app/contracts';
 import { batchRunRows, batchRuns, users, type DbOrTx, type Tx } from '@app/db';
@@ -243,6 +245,49 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise
     totals: totals.map((t) => ({ group: t.group!, count: t.count, amount: Number(t.amount) })),
     rows,
   };
+}
+
+/**
+ * `GET /batch_runs`: the caller's own runs, newest first (MY_BATCH_RUNS_LISTED), each with its counts: what a
+ * user who closed a run's dialog while it worked opens it again from.
+ */
+export async function listMyRuns(ctx: AppContext, actor: Actor): Promise<BatchRunSummary[]> {
+  const runs = await ctx.db
+    .select({
+      id: batchRuns.id,
+      label: batchRuns.label,
+      dry_run: batchRuns.dry_run,
+      status: batchRuns.status,
+      created_timestamp: batchRuns.created_timestamp,
+      finished_timestamp: batchRuns.finished_timestamp,
+    })
+    .from(batchRuns)
+    .where(eq(batchRuns.created_user, actor.user.id))
+    .orderBy(desc(batchRuns.id))
+    .limit(MY_BATCH_RUNS_LISTED);
+  const counts =
+    runs.length === 0
+      ? []
+      : await ctx.db
+          .select({
+            run: batchRunRows.run_id,
+            total: sql<number>`count(*)::int`,
+            done: sql<number>`(count(*) filter (where ${batchRunRows.status} in ('ok', 'failed')))::int`,
+            failed: sql<number>`(count(*) filter (where ${batchRunRows.status} = 'failed'))::int`,
+          })
+          .from(batchRunRows)
+          .where(inArray(batchRunRows.run_id, runs.map((r) => r.id)))
+          .groupBy(batchRunRows.run_id);
+  const countsOf = new Map(counts.map((c) => [c.run, c]));
+  return runs.map((r) => ({
+    ...r,
+    status: r.status as BatchRunStatus,
+    total: countsOf.get(r.id)?.total ?? 0,
+    done: countsOf.get(r.id)?.done ?? 0,
+    failed: countsOf.get(r.id)?.failed ?? 0,
+    created_timestamp: r.created_timestamp.toISOString(),
+    finished_timestamp: r.finished_timestamp?.toISOString() ?? null,
+  }));
 }
 
 const STATUS_TEXT: Record<BatchRowStatus, string> = { pending: 'Not done', ok: 'OK', failed: 'Error', cancelled: 'Cancelled' };

@@ -132,6 +132,28 @@ describe('a batch run', () => {
     expect(await statusEvents(ids)).toHaveLength(ids.length);
   });
 
+  it("is listed among its user's own runs, newest first with its counts, and not among another user's", async () => {
+    const { ids } = await selection();
+    const older = await start('/contracts/batch/update_status', { ids, contract_status_id: 4, dry_run: true });
+    await waitForRun(t, user.token, older);
+    const newer = await start('/contracts/batch/update_status', { ids, contract_status_id: 4 });
+    await waitForRun(t, user.token, newer);
+    const other = await userWithToken(t.app, t.db, 'User');
+    const theirs = await start('/contracts/batch/update_status', { ids: [ids[0]!], contract_status_id: 3 }, other.token);
+    await waitForRun(t, other.token, theirs);
+
+    const mine = await api('get', '/batch_runs');
+    expect(mine.status).toBe(200);
+    const listed = mine.body.data as { id: number }[];
+    expect(listed.map((r) => r.id)).not.toContain(theirs);
+    expect(listed.slice(0, 2)).toEqual([
+      expect.objectContaining({ id: newer, label: 'Change status', dry_run: false, status: 'finished', total: 3, done: 3, failed: 1 }),
+      expect.objectContaining({ id: older, dry_run: true, status: 'finished', total: 3, done: 3, failed: 1 }),
+    ]);
+    expect((await api('get', '/batch_runs', other.token)).body.data.map((r: { id: number }) => r.id)).toEqual([theirs]);
+    expect((await api('get', '/batch_runs?page=2')).status).toBe(400);
+  });
+
   it('retry_failed does the failed row again, and only it', async () => {
     const { ok, refused, ids } = await selection();
     const runId = await start('/contracts/batch/update_status', { ids, contract_status_id: 4 });

@@ -1,0 +1,1 @@
+CREATE INDEX "batch_runs_created_user_idx" ON "batch_runs" USING btree ("created_user","id");
