@@ -5,6 +5,7 @@ import { formatMoney, isRunOver, type BatchRun } from '@app/contracts';
 import { api, apiDownload, type DownloadedFile } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { saveFile } from '../../lib/save-file';
+import { runStanding } from './run-standing';
 
 /** How often the dialog asks how far a run has come. */
 export const BATCH_POLL_MS = 400;
@@ -83,11 +84,7 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
           <>
             <Progress value={percent} size="lg" aria-label={`${run.label}: ${run.done} of ${run.total} done`} animated={!over} />
             <Text size="sm" aria-live="polite" data-testid="batch-status">
-              {run.status === 'finished'
-                ? `Finished: ${run.done - run.failed} of ${run.total} done, ${run.failed} failed`
-                : run.status === 'cancelled'
-                  ? `Cancelled: ${run.done} of ${run.total} done`
-                  : `${run.done} of ${run.total} done…`}
+              {runStanding(run)}
             </Text>
             {failed.length > 0 && (
               <ScrollArea.Autosize mah={220} type="auto">

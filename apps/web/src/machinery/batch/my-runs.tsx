@@ -4,16 +4,10 @@ import { Alert, Button, Modal, Table, Text } from '@mantine/core';
 import { formatDateTime, isRunOver, MY_BATCH_RUNS_LISTED, type BatchRunSummary } from '@app/contracts';
 import { api } from '../../lib/api-client';
 import { BatchDialog } from './batch-dialog';
+import { runStanding } from './run-standing';
 
 /** How often the list asks again while one of its runs works. */
 export const MY_RUNS_POLL_MS = 2000;
-
-/** Where a run stands, in the words of the batch dialog. */
-export function runStanding(run: BatchRunSummary): string {
-  if (run.status === 'cancelled') return `Cancelled: ${run.done} of ${run.total} done`;
-  if (run.status !== 'finished') return `${run.done} of ${run.total} done…`;
-  return run.dry_run ? `Preview: ${run.total - run.failed} of ${run.total} would be done` : `Finished: ${run.done - run.failed} of ${run.total} done, ${run.failed} failed`;
-}
 
 /**
  * "Batch runs" in the top bar: the user's own last runs (`GET /batch_runs`), each opened again in the batch dialog,
