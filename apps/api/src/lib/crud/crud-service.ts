@@ -672,7 +672,13 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     // From a cursor: the names beyond the cursor's, and of its name the rows beyond it by id.
     const rankOfKey = sql`(case ${lookup.key} ${sql.join(ranks.map(({ id, r }) => sql`when ${id} then ${r}::int`), sql` `)} end)`;
     const anchor = cursor && sql`(select ${rankOfKey} from ${table} where ${table.id} = ${cursor.id})`;
-    const arms = ranks.map(({ id, r }) => {
+    // The names in the page's order: each one's arm is read only while the arms before it hold fewer rows than the
+    // page needs (a one-time filter on their count, `c{k}`), so a name after a full page is never walked. Read
+    // whole, a filter's names without a match walked all their rows: the contracts with an invoice planned before
+    // a date by status, 250 ms when the first status filled the page.
+    const ordered = [...ranks].sort((a, b) => (ascending ? a.r - b.r : b.r - a.r));
+    const name = (prefix: string, k: number) => sql.identifier(`${prefix}${k}`);
+    const ctes = ordered.map(({ id, r }, k) => {
       const beyond = anchor && sql`(${r}::int ${gt} ${anchor} or (${r}::int = ${anchor} and ${table.id} ${gt} ${cursor!.id}))`;
       const rows = withCountJoins(db.select({ id: sql`${table.id}`.as('id'), r: sql`${r}::int`.as('r') }).from(table as PgTable).$dynamic())
         // The key as a range of one value: compared by `=` with a constant it drops out of the order, which the
@@ -680,9 +686,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         .where(and(gte(lookup.key, id), lte(lookup.key, id), where, beyond))
         .orderBy(...[lookup.key, table.id].map((k) => (ascending ? asc(k) : desc(k))))
         .limit(upTo);
-      return sql`(${rows})`;
+      const arm = k === 0 ? sql`(${rows})` : sql`(select * from (${rows}) g where (select n from ${name('c', k - 1)}) < ${upTo})`;
+      const before = k === 0 ? sql`0` : sql`(select n from ${name('c', k - 1)})`;
+      return sql`${name('a', k)} as materialized ${arm}, ${name('c', k)} as materialized (select ${before} + count(*)::int as n from ${name('a', k)})`;
     });
-    const ids = sql`select u.id from (${sql.join(arms, sql` union all `)}) u order by u.r ${dir}, u.id ${dir} limit ${rowLimit(query.perPage)} offset ${rowLimit(skip)}`;
+    const union = sql.join(
+      ordered.map((_, k) => sql`select id, r from ${name('a', k)}`),
+      sql` union all `,
+    );
+    const ids = sql`with ${sql.join(ctes, sql`, `)} select u.id from (${union}) u order by u.r ${dir}, u.id ${dir} limit ${rowLimit(query.perPage)} offset ${rowLimit(skip)}`;
     return selectRows(db).where(sql`${table.id} in (${ids})`).orderBy(...orderOf(query.sort, query.search));
   }
 
