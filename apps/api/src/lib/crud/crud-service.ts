@@ -260,6 +260,12 @@ export const COLLECT_BELOW_ROWS = 10_000;
  */
 export const WALK_AT_MOST_ROWS = 2_000;
 
+/** A value made by `make` the first time it is asked for, then kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** How many list shapes (sort, filters, page size) a resource keeps the prepared statements of. */
 const LIST_SHAPES_KEPT = 200;
 
@@ -578,7 +584,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     plannedRows: () => Promise<number>,
   ): Promise<'collected' | 'walked' | undefined> {
     if (query.search || offset + query.perPage > WALK_AT_MOST_ROWS / 10 || isViewFilter(query.filters)) return undefined;
-    const plan = await planOf(statements?.explained ?? explainedPageIds(query, where, offset), { ...values, offset });
+    const plan = await planOf(statements?.walking?.().explained ?? explainedPageIds(query, where, offset), { ...values, offset });
     if (!walksPastRows(plan)) return undefined;
     if (query.sort.every((k) => columnOf(k.field)?.table === config.table)) return 'walked';
     // Sorted by another table's column, only a filter of few rows is collected: one of many is left to the walk,
@@ -613,10 +619,10 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   ): Promise<Row[]> {
     const params = { ...values, offset };
     if (way === 'walked') {
-      const walked = await (statements?.walked ?? pageInHead(query, where, offset)).execute(params);
+      const walked = await (statements?.walking?.().walked ?? pageInHead(query, where, offset)).execute(params);
       if (walked.length === query.perPage) return walked;
     }
-    return (statements?.collected ?? pageCollected(query, where, offset)).execute(params);
+    return (statements?.walking?.().collected ?? pageCollected(query, where, offset)).execute(params);
   }
 
   /** The lookup sort (`lookupSorts`) of a list sorted by one lookup's name alone, not searched. */
@@ -800,10 +806,17 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       after: keyset ? prepare(pageFrom(query, where, keyset, 'after', sql.placeholder('cursor'))) : undefined,
       before: keyset ? prepare(pageFrom(query, where, keyset, 'before', sql.placeholder('cursor'))) : undefined,
       planned: where ? plannedRowsQuery(where) : undefined,
-      /** The plan of a filtered page's ids, and the page found among the first rows of its view's order, or collected (`filteredPage`). */
-      explained: where ? explainedPageIds(query, where, sql.placeholder('offset')) : undefined,
-      walked: where ? prepare(pageInHead(query, where, sql.placeholder('offset'))) : undefined,
-      collected: where ? prepare(pageCollected(query, where, sql.placeholder('offset'))) : undefined,
+      /**
+       * The plan of a filtered page's ids, and the page found among the first rows of its view's order, or collected
+       * (`filteredPageWay`, `filteredPage`): written when a page of the shape first asks, as a view's own filter never does.
+       */
+      walking: where
+        ? once(() => ({
+            explained: explainedPageIds(query, where, sql.placeholder('offset')),
+            walked: prepare(pageInHead(query, where, sql.placeholder('offset'))),
+            collected: prepare(pageCollected(query, where, sql.placeholder('offset'))),
+          }))
+        : undefined,
       /** The statements of the shape sorted by a lookup's name (lookupPageRows), by page and lookup rows. */
       lookup: new Map<string, PreparedStatement<Row[]>>(),
     };

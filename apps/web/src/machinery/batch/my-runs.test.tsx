@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { BatchRun, BatchRunSummary } from '@app/contracts';
 import { stubApi } from '../../test/api-stub';
@@ -65,9 +65,15 @@ describe('Batch runs in the top bar', () => {
     expect(api.sent('GET /batch_runs/7').length).toBeGreaterThan(0);
   });
 
-  it('says so when the user has started none', async () => {
-    const { user } = renderApp('/', stubApi({ ...session(), 'GET /batch_runs': { body: { data: [] } } }));
+  it('says so when the user has started none, and asks again each time it opens', async () => {
+    const api = stubApi({ ...session(), 'GET /batch_runs': { body: { data: [] } } });
+    const { user } = renderApp('/', api);
     await user.click((await screen.findAllByRole('button', { name: 'Batch runs' }))[0]!);
     expect(await screen.findByText('You have not started a batch run yet.')).toBeInTheDocument();
+    expect(api.sent('GET /batch_runs')).toHaveLength(1);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByText('You have not started a batch run yet.')).not.toBeInTheDocument());
+    await user.click(screen.getAllByRole('button', { name: 'Batch runs' })[0]!);
+    await waitFor(() => expect(api.sent('GET /batch_runs')).toHaveLength(2));
   });
 });

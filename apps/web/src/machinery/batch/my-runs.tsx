@@ -21,18 +21,16 @@ export function MyBatchRuns() {
   const runs = useQuery({
     queryKey: ['batch_runs', 'mine'],
     queryFn: ({ signal }) => api.get<{ data: BatchRunSummary[] }>('/batch_runs', { signal }),
+    // Asked each time the list opens (never fresh enough to skip: a run started a moment ago must be in it), and
+    // while a run works.
     enabled: listed,
+    staleTime: 0,
     refetchInterval: (q) => (q.state.data?.data.some((r) => !isRunOver(r.status)) ? MY_RUNS_POLL_MS : false),
   });
 
-  const open = () => {
-    setListed(true);
-    void runs.refetch();
-  };
-
   return (
     <>
-      <Button variant="default" size="compact-sm" onClick={open}>
+      <Button variant="default" size="compact-sm" onClick={() => setListed(true)}>
         Batch runs
       </Button>
       <Modal opened={listed && opened === null} onClose={() => setListed(false)} title="My batch runs" size="lg" centered>
