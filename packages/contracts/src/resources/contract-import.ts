@@ -50,6 +50,7 @@ export const CONTRACT_IMPORT_COLUMNS: readonly ImportColumn[] = [
   { key: 'passport_number', title: 'Passport', description: 'Passport number.', example: 'C01X00T47' },
   { key: 'payment_bank_iban', title: 'IBAN', description: 'IBAN (checked).', example: 'DE89370400440532013000' },
   { key: 'payment_bank_swift', title: 'BIC', description: 'BIC / SWIFT (checked).', example: 'COBADEFFXXX' },
+  { key: 'payment_bank_reference', title: 'Bank Reference', description: 'A reference the bank needs on each transfer to the account, if it needs one: sent with every payment.', example: '' },
   { key: 'payment_bank_name', title: 'Bank Name', description: 'Name of the bank.', example: 'Commerzbank' },
   { key: 'payment_bank_address', title: 'Bank Address', description: 'Address of the bank.', example: 'Kaiserplatz' },
   { key: 'payment_bank_zip_city', title: 'Bank Zip City', description: 'Postal code and city of the bank.', example: '60311 Frankfurt' },

@@ -16,6 +16,11 @@ export interface SepaTransfer {
   /** NUMERIC text with two decimals (`'1234.50'`), never a float. */
   amount: string;
   creditorName: string;
+  /**
+   * The creditor's postal address: at most two lines (street; postal code and city) and an ISO country code. The
+   * EPC rulebook asks for it when the payee's bank is outside the EEA (Switzerland, the United Kingdom, …).
+   */
+  creditorAddress?: { lines: readonly string[]; country: string | null };
   iban: string;
   bic: string;
   remittance: string;
@@ -58,6 +63,13 @@ function amountText(a: string): string {
   const text = a.trim();
   if (!/^\d+(\.\d{1,2})?$/.test(text) || /^0*(\.0*)?$/.test(text)) throw new Error(`SEPA: a transfer of ${JSON.stringify(a)} cannot be written`);
   return sumAmounts([text]);
+}
+
+/** `<PstlAdr>` (PostalAddress6 as the EPC guidelines use it: `Ctry` and up to two `AdrLine`), or nothing. */
+function postalAddress(address: SepaTransfer['creditorAddress']): string {
+  const lines = (address?.lines ?? []).filter((l) => l.trim() !== '').slice(0, 2).map((l) => `<AdrLine>${xml(sepaText(l, 70))}</AdrLine>`);
+  const country = address?.country ? `<Ctry>${xml(address.country)}</Ctry>` : '';
+  return lines.length > 0 || country ? `<PstlAdr>${country}${lines.join('')}</PstlAdr>` : '';
 }
 
 /** The pain.001.001.03 document for these transfers, debited from the office's account. */
@@ -104,7 +116,7 @@ export function sepaCreditTransfer(input: { messageId: string; createdAt: Date; 
         `<PmtId><EndToEndId>${xml(sepaText(t.endToEndId, 35))}</EndToEndId></PmtId>`,
         `<Amt><InstdAmt Ccy="EUR">${amountText(t.amount)}</InstdAmt></Amt>`,
         `<CdtrAgt><FinInstnId><BIC>${xml(t.bic.replace(/\s+/g, '').toUpperCase())}</BIC></FinInstnId></CdtrAgt>`,
-        `<Cdtr><Nm>${xml(sepaText(t.creditorName, 70))}</Nm></Cdtr>`,
+        `<Cdtr><Nm>${xml(sepaText(t.creditorName, 70))}</Nm>${postalAddress(t.creditorAddress)}</Cdtr>`,
         `<CdtrAcct><Id><IBAN>${xml(t.iban.replace(/\s+/g, '').toUpperCase())}</IBAN></Id></CdtrAcct>`,
         `<RmtInf><Ustrd>${xml(sepaText(t.remittance, 140))}</Ustrd></RmtInf>`,
         '</CdtTrfTxInf>',

@@ -81,8 +81,8 @@ async function filledTemplate(rows: Record<string, string>[]): Promise<Buffer> {
 async function bankSheet(rows: Record<string, string>[]): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('Bank');
-  sheet.addRow(['Application Number', 'IBAN', 'BIC', 'Bank Name']);
-  for (const r of rows) sheet.addRow([r.application_number, r.iban, r.bic ?? null, r.bank ?? null]);
+  sheet.addRow(['Application Number', 'IBAN', 'BIC', 'Bank Name', 'Bank Reference']);
+  for (const r of rows) sheet.addRow([r.application_number, r.iban, r.bic ?? null, r.bank ?? null, r.reference ?? null]);
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
@@ -236,7 +236,7 @@ describe('bank info import', () => {
   });
 
   it('from a zip of two sheets: sets the bank fields, the bank-info-updated timestamp and user on the student and the contract', async () => {
-    const sheetA = await bankSheet([{ application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L', bank: 'NatWest' }]);
+    const sheetA = await bankSheet([{ application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L', bank: 'NatWest', reference: 'STU-4711' }]);
     const sheetB = await bankSheet([{ application_number: b.application_number, iban: 'DE89370400440532013000' }]);
     const zip = rawZip([
       { name: 'forms/Ægir.xlsx', data: sheetA },
@@ -245,13 +245,13 @@ describe('bank info import', () => {
     ]);
     const { run } = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
     expect(run.rows.map((r) => [r.reference, r.message])).toEqual([
-      ['forms/Ægir.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift, payment_bank_name'],
+      ['forms/Ægir.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift, payment_bank_reference, payment_bank_name'],
       ['Brönte.xlsx row 2', 'Updated payment_bank_iban'],
     ]);
     expect((await t.db.select().from(students).where(eq(students.id, a.student_id)))[0]!.payment_bank_iban).toBeNull();
     await confirm(run.id);
     const [sa] = await t.db.select().from(students).where(eq(students.id, a.student_id));
-    expect(sa).toMatchObject({ payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L', payment_bank_name: 'NatWest', bankinfo_update_user: userIds.User });
+    expect(sa).toMatchObject({ payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L', payment_bank_name: 'NatWest', payment_bank_reference: 'STU-4711', bankinfo_update_user: userIds.User });
     expect(sa!.bankinfo_update_timestamp).not.toBeNull();
     const [ca] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
     expect(ca!.bankinfo_updated_timestamp).not.toBeNull();

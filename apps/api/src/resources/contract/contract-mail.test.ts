@@ -76,6 +76,10 @@ describe('send bank info request', () => {
     const received = smtp.received.at(-1)!;
     expect(received.subject).toBe(`Your bank details for contract ${contract.application_number}`);
     expect(received.text).toContain('Dear Łukasz Wiśniewski,');
+    // It asks for what a transfer to the account needs: the bank, a reference the bank wants, and a holder who is
+    // someone else with the holder's address (the bank information import reads each of these, decision 034).
+    expect(received.text).toContain('the reference your bank needs on each transfer');
+    expect(received.text).toContain("the account holder's name, address, postal code, city and country");
     expect((received.to as { value: { address?: string; name: string }[] }).value).toEqual([{ address: student.email_address, name: 'Łukasz Wiśniewski' }]);
 
     expect((await contractRow(contract.id)).bankinfo_emailrequest_timestamp?.getTime()).toBe(mail!.sent_timestamp!.getTime());

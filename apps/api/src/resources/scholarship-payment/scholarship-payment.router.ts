@@ -18,6 +18,7 @@ import {
 } from '@app/contracts';
 import {
   contracts,
+  countries,
   invoices,
   scholarships,
   scholarshipPaymentExports,
@@ -69,7 +70,7 @@ const plainFields = [
   'linked_invoice_id', 'exported_timestamp', 'exported_userid', 'payment_allowed', 'creation_timestamp', 'edit_timestamp',
 ] as const;
 
-/** Who a payment goes to: the university for a university fee, the student otherwise. */
+/** Whose bank data a payment needs: the university's for a university fee, the student's otherwise. */
 export interface Payee {
   name: string;
   iban: string | null;
@@ -87,9 +88,25 @@ export function bankDataProblem(payee: Payee): string | null {
   return null;
 }
 
-/** The payee of each payment and what the bank file and sheets show of it, read in one query. */
+/** The bank data a payment's messages name: a university fee's university, else the student whose record holds it. */
+const accountOf = (r: { university_fee: boolean; payee_name: string; student_name: string; payee_iban: string | null; payee_bic: string | null }): Payee => ({
+  name: r.university_fee ? r.payee_name : r.student_name,
+  iban: r.payee_iban,
+  bic: r.payee_bic,
+});
+
+/**
+ * The payee of each payment and what the bank file and sheets show of it, read in one query (decision 034). A
+ * student's payment goes to the account holder the student named (the payment holder fields), else to the
+ * student: the bank file names the holder of the account, with the holder's address. A university fee goes to the
+ * university's payment holder (its name when no holder is named).
+ */
 async function paymentDetails(db: DbOrTx, where: SQL) {
   const isUniversity = sql`${sp.scholarship_payment_type_id} = ${SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE}`;
+  const s = students;
+  const holderNamed = sql`coalesce(nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), '')) is not null`;
+  const payee = <T>(university: SQL | AnyPgColumn, holder: SQL | AnyPgColumn, student: SQL | AnyPgColumn) =>
+    sql<T>`case when ${isUniversity} then ${university} when ${holderNamed} then ${holder} else ${student} end`;
   return db
     .select({
       id: sp.id,
@@ -101,22 +118,33 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
       description: sp.description,
       type: scholarshipPaymentTypes.name,
       contract: contracts.application_number,
-      student_name: sql<string>`${students.first_name} || ' ' || ${students.last_name}`,
+      student_name: sql<string>`${s.first_name} || ' ' || ${s.last_name}`,
       university: universities.shortname,
       linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
       exported_timestamp: sp.exported_timestamp,
-      payee_name: sql<string>`case when ${isUniversity} then ${universities.payment_holder_name} else ${students.first_name} || ' ' || ${students.last_name} end`,
-      payee_iban: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_iban} else ${students.payment_bank_iban} end`,
-      payee_bic: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_swift} else ${students.payment_bank_swift} end`,
+      university_fee: sql<boolean>`${isUniversity}`,
+      payee_name: payee<string>(
+        sql`coalesce(nullif(trim(${universities.payment_holder_name}), ''), ${universities.name})`,
+        sql`concat_ws(' ', nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), ''))`,
+        sql`${s.first_name} || ' ' || ${s.last_name}`,
+      ),
+      payee_iban: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_iban} else ${s.payment_bank_iban} end`,
+      payee_bic: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_swift} else ${s.payment_bank_swift} end`,
+      payee_street: payee<string | null>(universities.payment_holder_address, s.payment_holder_address, s.address),
+      payee_zip_city: payee<string | null>(sql`null`, s.payment_holder_zip_city, sql`concat_ws(' ', ${s.zip}, ${s.city})`),
+      payee_country: sql<string | null>`(select c.cntry_code from ${countries} c where c.id = ${payee(sql`null::int`, s.payment_holder_cntry_id, s.cntry_id)})`,
+      // The reference the payee asked to see on each transfer: the university's for its student, else the account's.
+      reference: sql<string | null>`nullif(trim(case when ${isUniversity} then ${s.university_payment_reference} else ${s.payment_bank_reference} end), '')`,
     })
     .from(sp)
     .innerJoin(contracts, eq(contracts.id, sp.contract_id))
-    .innerJoin(students, eq(students.id, contracts.student_id))
+    .innerJoin(s, eq(s.id, contracts.student_id))
     .innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id))
     .leftJoin(universities, eq(universities.id, sp.university_id))
     .where(where)
     .orderBy(asc(sp.number), asc(sp.planned_date), asc(sp.id));
 }
+type PaymentDetail = Awaited<ReturnType<typeof paymentDetails>>[number];
 
 /** An xlsx file written into memory (small: the rows of one export or check). */
 async function xlsxBuffer(sheet: string, columns: readonly SheetColumn[], rows: readonly (readonly unknown[])[], timeZone: string): Promise<Buffer> {
@@ -150,10 +178,21 @@ const PAYMENT_COLUMNS: SheetColumn[] = [
   { field: 'student', title: 'Student', width: 180 },
   { field: 'period', title: 'Period', width: 100 },
   { field: 'remittance', title: 'Remittance', width: 260 },
+  { field: 'payee_address', title: 'Payee Address', width: 260 },
 ];
 
-const remittanceOf = (r: { number: string | null; description: string | null; period: string | null }) =>
-  [r.number, r.description ?? r.period].filter((v) => v).join(' ');
+/**
+ * The remittance text: the payee's reference first (cut last when the text is long), the payment number, and what
+ * it pays; a university is told which student it is for.
+ */
+const remittanceOf = (r: PaymentDetail) =>
+  [r.reference, r.number, ...(r.university_fee ? [r.student_name, r.contract] : []), r.description ?? r.period].filter((v) => v).join(' ');
+
+/** The payee's postal address: street, postal code and city, country code (ISO 3166 alpha-2 only). */
+const addressOf = (r: PaymentDetail) => ({
+  lines: [r.payee_street, r.payee_zip_city].map((l) => l?.trim() ?? '').filter((l) => l !== ''),
+  country: r.payee_country && /^[A-Z]{2}$/.test(r.payee_country) ? r.payee_country : null,
+});
 
 export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
@@ -259,7 +298,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       // not exported), so the bank never gets a transfer it must refuse.
       const details = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
       const refused = details
-        .map((r) => ({ number: r.number, problem: Number(r.amount) > 0 ? bankDataProblem({ name: r.payee_name, iban: r.payee_iban, bic: r.payee_bic }) : `its amount ${r.amount} is not above 0` }))
+        .map((r) => ({ number: r.number, problem: Number(r.amount) > 0 ? bankDataProblem(accountOf(r)) : `its amount ${r.amount} is not above 0` }))
         .filter((r) => r.problem !== null);
       const rows = details.filter((r) => !refused.some((x) => x.number === r.number));
       const refusedText = refused.map((r) => `${r.number} (${r.problem})`).join(', ');
@@ -282,6 +321,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
           creditorName: r.payee_name,
           iban: electronicFormatIBAN(r.payee_iban ?? '') ?? '',
           bic: r.payee_bic ?? '',
+          creditorAddress: addressOf(r),
           remittance: remittanceOf(r),
           executionDate: r.payment_date!,
         })),
@@ -289,7 +329,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const xlsx = await xlsxBuffer(
         'Payments',
         PAYMENT_COLUMNS,
-        rows.map((r) => [r.number, r.payment_date, r.payee_name, electronicFormatIBAN(r.payee_iban ?? ''), r.payee_bic, r.amount, r.type, r.contract, r.student_name, r.period, remittanceOf(r)]),
+        rows.map((r) => [r.number, r.payment_date, r.payee_name, electronicFormatIBAN(r.payee_iban ?? ''), r.payee_bic, r.amount, r.type, r.contract, r.student_name, r.period, remittanceOf(r), [...addressOf(r).lines, addressOf(r).country].filter((v) => v).join(', ')]),
         tz,
       );
       const xlsxId = await storeFile(tx, fileToStore('Payments.xlsx', XLSX, xlsx), userId);
@@ -411,7 +451,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const [detail] = await paymentDetails(tx, eq(sp.id, id));
       if (!detail) throw new AppError('NOT_FOUND', `Scholarship payment ${id} not found`);
       if (Number(detail.amount) <= 0) throw new AppError('CONFLICT', 'Only an amount above 0 can be paid');
-      const problem = bankDataProblem({ name: detail.payee_name, iban: detail.payee_iban, bic: detail.payee_bic });
+      const problem = bankDataProblem(accountOf(detail));
       if (problem) throw new AppError('CONFLICT', `No payment without valid bank data: ${problem}`);
       const paymentDate = paymentDateOf(input.payment_date, String(row.planned_date), todayIn(tz));
       const { number } = await nextNumber(tx, 'scholarship_payment', Number(paymentDate.slice(0, 4)));

@@ -7,11 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { scholarshipPaymentResource, todayIn } from '@app/contracts';
-import { contracts, documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
+import { contracts, countries, documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
-import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
+import { binaryParser, createContract, createCountry, createStudent, userWithToken } from '../../test/factories.js';
 
 /** The official schema, beside the repository root (`../shared/schemas/`). */
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -354,6 +354,64 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
     expect(xml).toContain('<Nm>Zoe + AEroskobing Lodz Strasse &apos;Nandu&apos;</Nm>');
     expect(xml).toMatch(/<Ustrd>S\d{4}-\d{5} Stipendium fur Osaka - 1. Jahr<\/Ustrd>/);
+  });
+
+  it("pays a student's account to the holder the student named, with the holder's address and the account's reference (decision 034)", async () => {
+    const countryId = async (code: string) =>
+      (await t.db.select({ id: countries.id }).from(countries).where(eq(countries.cntry_code, code)))[0]?.id ?? (await createCountry(t.db, { cntry_code: code })).id;
+    const holderStudent = await createStudent(t.db, {
+      first_name: 'Luca',
+      last_name: 'Bianchi',
+      payment_holder_first_name: 'Maria',
+      payment_holder_last_name: 'Bianchi-Ströbel',
+      payment_holder_address: 'Bahnhofstrasse 7',
+      payment_holder_zip_city: '8001 Zürich',
+      payment_holder_cntry_id: await countryId('CH'),
+      payment_bank_iban: 'CH93 0076 2011 6238 5295 7',
+      payment_bank_swift: 'UBSWCHZH80A',
+      payment_bank_reference: 'STU-4711',
+    });
+    const ownStudent = await createStudent(t.db, { first_name: 'Ana', last_name: 'Sousa', address: 'Rua Augusta 12', zip: '1100-053', city: 'Lisboa', cntry_id: await countryId('PT'), ...bank });
+    const [held] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: holderStudent.id })).id, description: 'Monthly allowance' });
+    const [own] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: ownStudent.id })).id, description: 'Monthly allowance' });
+    const res = await download('/scholarship_payments/export_payments', { ids: [held, own] });
+    expect(res.status, res.body.toString()).toBe(200);
+    const [header, ...rows] = await readSheet(res.body);
+    const at = (title: string) => header!.indexOf(title);
+    const numbers = await t.db.select({ id: scholarshipPayments.id, number: scholarshipPayments.number }).from(scholarshipPayments).where(inArray(scholarshipPayments.id, [held!, own!]));
+    const numberOf = (id: number) => numbers.find((n) => n.id === id)!.number!;
+    const heldRow = rows.find((r) => r[0] === numberOf(held!))!;
+    const ownRow = rows.find((r) => r[0] === numberOf(own!))!;
+    expect([heldRow[at('Payee')], heldRow[at('Student')], heldRow[at('Payee Address')], heldRow[at('Remittance')]]).toEqual([
+      'Maria Bianchi-Ströbel', 'Luca Bianchi', 'Bahnhofstrasse 7, 8001 Zürich, CH', `STU-4711 ${numberOf(held!)} Monthly allowance`,
+    ]);
+    expect([ownRow[at('Payee')], ownRow[at('Payee Address')], ownRow[at('Remittance')]]).toEqual(['Ana Sousa', 'Rua Augusta 12, 1100-053 Lisboa, PT', `${numberOf(own!)} Monthly allowance`]);
+
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
+    expect(xml).toContain('<Cdtr><Nm>Maria Bianchi-Strobel</Nm><PstlAdr><Ctry>CH</Ctry><AdrLine>Bahnhofstrasse 7</AdrLine><AdrLine>8001 Zurich</AdrLine></PstlAdr></Cdtr>');
+    expect(xml).toContain(`<RmtInf><Ustrd>STU-4711 ${numberOf(held!)} Monthly allowance</Ustrd></RmtInf>`);
+    expect(xml).toContain('<Cdtr><Nm>Ana Sousa</Nm><PstlAdr><Ctry>PT</Ctry><AdrLine>Rua Augusta 12</AdrLine><AdrLine>1100-053 Lisboa</AdrLine></PstlAdr></Cdtr>');
+    expect(xml).not.toContain('Luca Bianchi');
+  });
+
+  it("pays a university fee to the university with the student's university reference, name and application number", async () => {
+    const [uni] = await t.db
+      .insert(universities)
+      .values({ name: 'Universität Wien', shortname: 'UW', payment_holder_name: '', payment_holder_iban: 'AT611904300234573201', payment_holder_swift: 'BKAUATWWXXX', payment_holder_address: 'Universitätsring 1, 1010 Wien', payment_bank_address: 'Bank', payment_amount: '726' })
+      .returning();
+    const s = await createStudent(t.db, { first_name: 'Eva', last_name: 'Novak', university_payment_reference: '01234567', ...bank });
+    const c = await createContract(t.db, { student_id: s.id, y1_university_id: uni!.id });
+    const inv = await feeInvoice(c.id, { number: 'INV-UW-1', invoice_date: '2026-01-01' });
+    const [id] = await exportable(1, { contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: uni!.id, amount: '726.00', description: 'Tuition fee Y1' });
+    const res = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(res.status, res.body.toString()).toBe(200);
+    const [number] = (await t.db.select({ n: scholarshipPayments.number }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id!))).map((r) => r.n);
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
+    // No holder name given: the university's own name.
+    expect(xml).toContain('<Cdtr><Nm>Universitat Wien</Nm><PstlAdr><AdrLine>Universitatsring 1, 1010 Wien</AdrLine></PstlAdr></Cdtr>');
+    expect(xml).toContain(`<Ustrd>01234567 ${number} Eva Novak ${c.application_number} Tuition fee Y1</Ustrd>`);
   });
 
   it('answers the KIT payments sheet: numbered payments to the KIT university', async () => {

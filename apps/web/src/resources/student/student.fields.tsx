@@ -29,7 +29,13 @@ export const studentFields = defineFields(studentResource, [
   { name: 'city', label: 'City', kind: 'text', group: ADDRESS },
   { name: 'cntry_id', label: 'Country', kind: 'select', choices: 'countries', group: ADDRESS },
 
-  { name: 'payment_holder_first_name', label: 'Payment holder first name', kind: 'text', group: HOLDER },
+  {
+    name: 'payment_holder_first_name',
+    label: 'Payment holder first name',
+    kind: 'text',
+    group: HOLDER,
+    description: "Only when the account is not in the student's name: scholarship payments then go to this holder",
+  },
   { name: 'payment_holder_last_name', label: 'Payment holder last name', kind: 'text', group: HOLDER },
   { name: 'payment_holder_address', label: 'Payment holder address', kind: 'text', group: HOLDER },
   { name: 'payment_holder_zip_city', label: 'Payment holder postal code and city', kind: 'text', group: HOLDER },
@@ -38,11 +44,11 @@ export const studentFields = defineFields(studentResource, [
   { name: 'payment_bank_iban', label: 'IBAN', kind: 'iban', placeholder: 'e.g. DE89 3704 0044 0532 0130 00', group: BANK },
   { name: 'payment_bank_swift', label: 'BIC / SWIFT', kind: 'text', placeholder: 'e.g. COBADEFFXXX', group: BANK },
   { name: 'payment_bank_name', label: 'Bank name', kind: 'text', group: BANK },
-  { name: 'payment_bank_reference', label: 'Bank reference', kind: 'text', group: BANK },
+  { name: 'payment_bank_reference', label: 'Bank reference', kind: 'text', group: BANK, description: 'Sent with every scholarship payment to this account' },
   { name: 'payment_bank_address', label: 'Bank address', kind: 'text', group: BANK },
   { name: 'payment_bank_zip_city', label: 'Bank postal code and city', kind: 'text', group: BANK },
   { name: 'payment_bank_cntry_id', label: 'Bank country', kind: 'select', choices: 'countries', group: BANK },
-  { name: 'university_payment_reference', label: 'University payment reference', kind: 'text', group: BANK },
+  { name: 'university_payment_reference', label: 'University payment reference', kind: 'text', group: BANK, description: 'Sent with every university fee paid for the student' },
 
   { name: 'comments', label: 'Comments', kind: 'textarea', span: 2, group: OTHER },
 ]);
