@@ -1,5 +1,5 @@
 import { and, eq, inArray, not, sql } from 'drizzle-orm';
-import { AppError, DOCUMENT_TYPE_PARTICIPATION_FEE, formatMoney, fromCents, scholarshipPaymentsToPlan, toCents } from '@app/contracts';
+import { AppError, DOCUMENT_TYPE_PARTICIPATION_FEE, formatMoney, fromCents, scholarshipPaymentsToPlan, toCents, whyNoPayout } from '@app/contracts';
 import { contracts, invoices, milestones, scholarshipPayments, studentFees, universities, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
@@ -8,12 +8,17 @@ import { recordEvent } from '../events/record.js';
  * Plan the scholarship payments of a contract (issue 15 point 2, decision 022) in the caller's transaction, the
  * contract locked by it: what `scholarshipPaymentsToPlan` makes of its milestones, monthly allowance and
  * participation-fee invoices, less what was planned before (a row's `plan_key` is unique per contract, so
- * planning twice, even at the same moment, plans nothing new).
+ * planning twice, even at the same moment, plans nothing new). A contract that may not be paid (not active, its
+ * offer rejected, its student dropped out: decision 035) plans nothing: a 409 with the reason.
  */
 export async function planContractScholarshipPayments(tx: Tx, actor: Actor, contractId: number): Promise<{ message: string; amount: number }> {
   const [contract] = await tx
     .select({
       student_id: contracts.student_id,
+      application_number: contracts.application_number,
+      active: contracts.active,
+      contract_status_id: contracts.contract_status_id,
+      contract_status_date: contracts.contract_status_date,
       intake: contracts.intake,
       scholarship_id: contracts.scholarship_id,
       start_date: contracts.start_date,
@@ -25,6 +30,8 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
     .from(contracts)
     .where(eq(contracts.id, contractId));
   if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
+  const refused = whyNoPayout(contract);
+  if (refused) throw new AppError('CONFLICT', `Nothing planned: ${refused}`);
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
   // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg
   // deprecates queuing them on one client, and pg 9 refuses it).

@@ -15,6 +15,7 @@ import {
   ScholarshipOverviewFilterSchema,
   todayIn,
   universityFeePeriod,
+  whyNoPayout,
 } from '@app/contracts';
 import {
   contracts,
@@ -118,6 +119,9 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
       description: sp.description,
       type: scholarshipPaymentTypes.name,
       contract: contracts.application_number,
+      contract_active: contracts.active,
+      contract_status_id: contracts.contract_status_id,
+      contract_status_date: contracts.contract_status_date,
       student_name: sql<string>`${s.first_name} || ' ' || ${s.last_name}`,
       university: universities.shortname,
       linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
@@ -145,6 +149,10 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
     .orderBy(asc(sp.number), asc(sp.planned_date), asc(sp.id));
 }
 type PaymentDetail = Awaited<ReturnType<typeof paymentDetails>>[number];
+
+/** Why a payment cannot be paid out now (its contract's state, decision 035), or null. */
+const contractProblem = (r: PaymentDetail) =>
+  whyNoPayout({ application_number: r.contract, active: r.contract_active, contract_status_id: r.contract_status_id, contract_status_date: r.contract_status_date }, r.planned_date);
 
 /** An xlsx file written into memory (small: the rows of one export or check). */
 async function xlsxBuffer(sheet: string, columns: readonly SheetColumn[], rows: readonly (readonly unknown[])[], timeZone: string): Promise<Buffer> {
@@ -298,7 +306,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       // not exported), so the bank never gets a transfer it must refuse.
       const details = await paymentDetails(tx, inArray(sp.id, locked.map((r) => r.id)));
       const refused = details
-        .map((r) => ({ number: r.number, problem: Number(r.amount) > 0 ? bankDataProblem(accountOf(r)) : `its amount ${r.amount} is not above 0` }))
+        .map((r) => ({ number: r.number, problem: Number(r.amount) > 0 ? (contractProblem(r) ?? bankDataProblem(accountOf(r))) : `its amount ${r.amount} is not above 0` }))
         .filter((r) => r.problem !== null);
       const rows = details.filter((r) => !refused.some((x) => x.number === r.number));
       const refusedText = refused.map((r) => `${r.number} (${r.problem})`).join(', ');
@@ -451,6 +459,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const [detail] = await paymentDetails(tx, eq(sp.id, id));
       if (!detail) throw new AppError('NOT_FOUND', `Scholarship payment ${id} not found`);
       if (Number(detail.amount) <= 0) throw new AppError('CONFLICT', 'Only an amount above 0 can be paid');
+      const refused = contractProblem(detail);
+      if (refused) throw new AppError('CONFLICT', `No payment: ${refused}`);
       const problem = bankDataProblem(accountOf(detail));
       if (problem) throw new AppError('CONFLICT', `No payment without valid bank data: ${problem}`);
       const paymentDate = paymentDateOf(input.payment_date, String(row.planned_date), todayIn(tz));

@@ -658,6 +658,60 @@ describe('scholarship payments: the Scholarship overview (by scholarship) and ex
   });
 });
 
+describe("scholarship payments: only a contract that may be paid is paid (decision 035)", () => {
+  const numberOf = async (id: number) => (await t.db.select({ n: scholarshipPayments.number }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id)))[0]!.n;
+  const schedule = (id: number) => api('post', `/scholarship_payments/${id}/create_payment`).send({ payment_date: '2026-12-01' });
+
+  it('schedules no payment of a contract that is not active or whose offer was rejected, and says why', async () => {
+    const inactive = await createContract(t.db, { student_id: student.id, active: false });
+    const rejected = await createContract(t.db, { student_id: student.id, contract_status_id: 2, contract_status_date: '2026-02-01' });
+    const a = await planned({ contract_id: inactive.id });
+    const b = await planned({ contract_id: rejected.id });
+    const resA = await schedule(a.id);
+    expect([resA.status, resA.body.message]).toEqual([409, `No payment: Contract ${inactive.application_number} is not active`]);
+    const resB = await schedule(b.id);
+    expect([resB.status, resB.body.message]).toEqual([409, `No payment: The offer of contract ${rejected.application_number} was rejected`]);
+    expect([await numberOf(a.id), await numberOf(b.id)]).toEqual([null, null]);
+  });
+
+  it('after a drop-out schedules what was due up to that day, and refuses the rest in Schedule Payments with the reason', async () => {
+    const c = await createContract(t.db, { student_id: student.id, contract_status_id: 6, contract_status_date: '2026-03-31' });
+    const due = await planned({ contract_id: c.id, planned_date: '2026-03-01', period: '2026-03' });
+    const after = await planned({ contract_id: c.id, planned_date: '2026-04-01', period: '2026-04' });
+    const started = await api('post', '/scholarship_payments/create_payments').send({ ids: [due.id, after.id], payment_date: '2026-12-01' });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const run = await waitForRun(t, user.token, started.body.run_id as number);
+    expect(run.rows.map((r) => [r.ok, r.message])).toEqual([
+      [true, expect.stringMatching(/^Payment S2026-\d{5} of 01-12-2026$/)],
+      [false, `Error for ${c.application_number} 2026-04: No payment: The student of contract ${c.application_number} dropped out on 31-03-2026, before this payment was due (01-04-2026)`],
+    ]);
+    expect(await numberOf(due.id)).not.toBeNull();
+    expect(await numberOf(after.id)).toBeNull();
+  });
+
+  it('leaves a scheduled payment out of the export when its contract stopped being paid since, and names it', async () => {
+    const c = await createContract(t.db, { student_id: student.id });
+    const [kept, stopped] = [await exportable(1), await exportable(1, { contract_id: c.id })].flat();
+    await t.db.update(contracts).set({ contract_status_id: 6, contract_status_date: '2025-12-31' }).where(eq(contracts.id, c.id));
+    const res = await download('/scholarship_payments/export_payments', { ids: [kept, stopped] });
+    expect(res.status).toBe(200);
+    expect((await readSheet(res.body)).slice(1).map((r) => r[0])).toEqual([await numberOf(kept!)]);
+    expect(decodeURIComponent(String(res.headers['x-message']))).toContain(
+      `left out (not exported): ${await numberOf(stopped!)} (The student of contract ${c.application_number} dropped out on 31-12-2025, before this payment was due (15-01-2026))`,
+    );
+    const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, stopped!));
+    expect(row!.exported_timestamp).toBeNull();
+  });
+
+  it('plans nothing for a contract that dropped out, and says why', async () => {
+    const c = await createContract(t.db, { student_id: student.id, intake: 2034, contract_status_id: 6, contract_status_date: '2026-01-15' });
+    await t.db.insert(studentFees).values({ intake: 2034, scholarship_id: 1, monthly_allowance_amount: '10.00' });
+    const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
+    expect([res.status, res.body.message]).toEqual([409, `Nothing planned: The student of contract ${c.application_number} dropped out on 15-01-2026`]);
+    expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(0);
+  });
+});
+
 describe('scholarship payments: bank data checked again at export, Export Selection', () => {
   it('leaves a payment whose payee bank data became invalid out of the export (and not exported)', async () => {
     const s = await createStudent(t.db, bank);
