@@ -1,3 +1,5 @@
+import { formatDate } from '../common/format.js';
+
 /** Contract statuses (spec §4), seeded with these ids. */
 export const CONTRACT_STATUSES = [
   { id: 1, name: 'Offer accepted' },
@@ -36,4 +38,30 @@ export function canTransition(from: number, to: number): boolean {
 
 export function contractStatusName(id: number): string {
   return CONTRACT_STATUSES.find((s) => s.id === id)?.name ?? `Status ${id}`;
+}
+
+/** What decides whether a contract still takes payments and invoices (decision 035). */
+export interface ContractStanding {
+  application_number: string;
+  active: boolean;
+  contract_status_id: number;
+  /** The day of the last status change (`YYYY-MM-DD`). */
+  contract_status_date: string | null;
+}
+
+/**
+ * Why a contract's scholarship payments or invoices may not be planned (`dueDate` undefined), or one due on
+ * `dueDate` paid out or numbered, or null when it may (decision 035): never for a contract that is not active or
+ * whose offer was rejected; after a student dropped out, only what was due up to that day (nothing more is planned).
+ */
+export function whyContractStopped(contract: ContractStanding, dueDate?: string): string | null {
+  const n = contract.application_number;
+  if (!contract.active) return `Contract ${n} is not active`;
+  if (contract.contract_status_id === 2) return `The offer of contract ${n} was rejected`;
+  if (contract.contract_status_id === 6) {
+    const since = contract.contract_status_date;
+    if (dueDate !== undefined && since !== null && dueDate <= since) return null;
+    return `The student of contract ${n} dropped out${since ? ` on ${formatDate(since)}` : ''}${dueDate !== undefined ? `, before it was due (${formatDate(dueDate)})` : ''}`;
+  }
+  return null;
 }

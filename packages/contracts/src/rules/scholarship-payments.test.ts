@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paymentDateOf, scholarshipPaymentsToPlan, universityFeePeriod, whyNoPayout } from './scholarship-payments.js';
+import { paymentDateOf, scholarshipPaymentsToPlan, universityFeePeriod } from './scholarship-payments.js';
 
 describe('universityFeePeriod (spec §9)', () => {
   const cases: [string, string][] = [
@@ -75,27 +75,5 @@ describe('scholarshipPaymentsToPlan', () => {
       universities: new Map([[7, { id: 7, payment_amount: '1000' }]]),
     });
     expect(drafts).toEqual([]);
-  });
-});
-
-describe('whyNoPayout (decision 035)', () => {
-  const contract = { application_number: 'A000007', active: true, contract_status_id: 3, contract_status_date: '2026-03-31' };
-  it('pays and plans an active contract in any other status', () => {
-    for (const status of [1, 3, 4, 5]) {
-      expect(whyNoPayout({ ...contract, contract_status_id: status })).toBeNull();
-      expect(whyNoPayout({ ...contract, contract_status_id: status }, '2027-01-01')).toBeNull();
-    }
-  });
-  it('refuses a contract that is not active, and one whose offer was rejected', () => {
-    expect(whyNoPayout({ ...contract, active: false }, '2026-01-01')).toBe('Contract A000007 is not active');
-    expect(whyNoPayout({ ...contract, contract_status_id: 2 })).toBe('The offer of contract A000007 was rejected');
-  });
-  it('after a drop-out pays only what was due up to that day, and plans nothing', () => {
-    const dropped = { ...contract, contract_status_id: 6 };
-    expect(whyNoPayout(dropped, '2026-03-01')).toBeNull();
-    expect(whyNoPayout(dropped, '2026-03-31')).toBeNull();
-    expect(whyNoPayout(dropped, '2026-04-01')).toBe('The student of contract A000007 dropped out on 31-03-2026, before this payment was due (01-04-2026)');
-    expect(whyNoPayout(dropped)).toBe('The student of contract A000007 dropped out on 31-03-2026');
-    expect(whyNoPayout({ ...dropped, contract_status_date: null }, '2026-03-01')).toBe('The student of contract A000007 dropped out, before this payment was due (01-03-2026)');
   });
 });

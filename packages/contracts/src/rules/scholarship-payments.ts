@@ -1,4 +1,3 @@
-import { formatDate } from '../common/format.js';
 import { addMonths, splitInSemesters } from './invoice-planning.js';
 
 /** Scholarship payment types (decision 022), seeded lookup `scholarship_payment_types`. */
@@ -18,32 +17,6 @@ export function universityFeePeriod(day: string): string {
   if (month >= 9) return `${year}-${year + 1}/01`;
   if (month <= 2) return `${year - 1}-${year}/01`;
   return `${year - 1}-${year}/02`;
-}
-
-/** What decides whether a contract's scholarship may be paid out (decision 035). */
-export interface PayoutContract {
-  application_number: string;
-  active: boolean;
-  contract_status_id: number;
-  /** The day of the last status change (`YYYY-MM-DD`). */
-  contract_status_date: string | null;
-}
-
-/**
- * Why a contract's scholarship payments may not be planned (`plannedDate` undefined) or one planned for
- * `plannedDate` paid out, or null when it may (decision 035): never for a contract that is not active or whose
- * offer was rejected; after a student dropped out, only what was due up to that day (nothing more is planned).
- */
-export function whyNoPayout(contract: PayoutContract, plannedDate?: string): string | null {
-  const n = contract.application_number;
-  if (!contract.active) return `Contract ${n} is not active`;
-  if (contract.contract_status_id === 2) return `The offer of contract ${n} was rejected`;
-  if (contract.contract_status_id === 6) {
-    const since = contract.contract_status_date;
-    if (plannedDate !== undefined && since !== null && plannedDate <= since) return null;
-    return `The student of contract ${n} dropped out${since ? ` on ${formatDate(since)}` : ''}${plannedDate !== undefined ? `, before this payment was due (${formatDate(plannedDate)})` : ''}`;
-  }
-  return null;
 }
 
 /**

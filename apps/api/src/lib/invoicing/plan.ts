@@ -10,6 +10,7 @@ import {
   invoicesToPlan,
   splitInSemesters,
   toCents,
+  whyContractStopped,
 } from '@app/contracts';
 import { contracts, invoices, scholarships, studentFees, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
@@ -26,7 +27,7 @@ export interface PlanOutcome {
  * Plan invoices of a contract (issue 13 point 3) in the caller's transaction, the contract locked by it: from the
  * student-fee row of the contract's intake and scholarship, the invoices `invoicesToPlan` says are missing.
  * Planning twice plans nothing new. A contract without a student-fee row is refused (409 naming intake and
- * scholarship). Lives in lib so the contract module (its action) and the invoice module can both use it.
+ * scholarship), and so is one that takes no more invoices (not active, offer rejected, dropped out: decision 035). Lives in lib so the contract module (its action) and the invoice module can both use it.
  */
 export async function planContractInvoices(tx: Tx, actor: Actor, contractId: number): Promise<PlanOutcome> {
   const [contract] = await tx
@@ -38,11 +39,16 @@ export async function planContractInvoices(tx: Tx, actor: Actor, contractId: num
       scholarship_code: scholarships.code,
       start_date: contracts.start_date,
       instalments: contracts.instalments,
+      active: contracts.active,
+      contract_status_id: contracts.contract_status_id,
+      contract_status_date: contracts.contract_status_date,
     })
     .from(contracts)
     .innerJoin(scholarships, eq(scholarships.id, contracts.scholarship_id))
     .where(eq(contracts.id, contractId));
   if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
+  const stopped = whyContractStopped(contract);
+  if (stopped) throw new AppError('CONFLICT', `Nothing planned: ${stopped}`);
   const [fees] = await tx
     .select({
       registration_fee_amount: studentFees.registration_fee_amount,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, not, sql } from 'drizzle-orm';
-import { AppError, DOCUMENT_TYPE_PARTICIPATION_FEE, formatMoney, fromCents, scholarshipPaymentsToPlan, toCents, whyNoPayout } from '@app/contracts';
+import { AppError, DOCUMENT_TYPE_PARTICIPATION_FEE, formatMoney, fromCents, scholarshipPaymentsToPlan, toCents, whyContractStopped } from '@app/contracts';
 import { contracts, invoices, milestones, scholarshipPayments, studentFees, universities, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
@@ -30,7 +30,7 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
     .from(contracts)
     .where(eq(contracts.id, contractId));
   if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
-  const refused = whyNoPayout(contract);
+  const refused = whyContractStopped(contract);
   if (refused) throw new AppError('CONFLICT', `Nothing planned: ${refused}`);
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
   // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg

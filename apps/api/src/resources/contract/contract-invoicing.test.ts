@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { invoices, studentFees } from '@app/db';
+import { contracts, invoices, studentFees } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { createContract, userWithToken } from '../../test/factories.js';
@@ -33,6 +33,21 @@ describe('contracts: Plan invoices and Switch to semester payment (issue 13 poin
     expect(row).toMatchObject({ planned_amount: 9150.01, invoiced_amount: 0, to_be_payed_amount: 0 });
     expect((await api(`/contracts/${c.id}/plan_invoices`).send({})).body.message).toMatch(/^Nothing to plan/);
     expect(await count(c.id)).toBe(3);
+  });
+
+  it('plans nothing for a contract that takes no more invoices (not active, offer rejected, dropped out), and says why (decision 035)', async () => {
+    for (const [values, why] of [
+      [{ active: false }, 'is not active'],
+      [{ contract_status_id: 2 }, 'was rejected'],
+      [{ contract_status_id: 6, contract_status_date: '2027-03-01' }, 'dropped out on 01-03-2027'],
+    ] as const) {
+      const c = await contractWithFees();
+      await t.db.update(contracts).set(values).where(eq(contracts.id, c.id));
+      const res = await api(`/contracts/${c.id}/plan_invoices`).send({});
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body.message).toMatch(new RegExp(`^Nothing planned: .*${c.application_number} ${why}$`));
+      expect(await count(c.id)).toBe(0);
+    }
   });
 
   it('is refused to a Reader (403) and for a contract without fees (409)', async () => {

@@ -15,6 +15,7 @@ import {
   isCreditNoteInput,
   SEARCHED_CHOICE_LIMIT,
   todayIn,
+  whyContractStopped,
 } from '@app/contracts';
 import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
@@ -195,6 +196,13 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
   return defineModule(ctx, service, [
     recordAction(invoiceActions.createPdf, async (tx, actor, { id, row }, input) => {
       const invoiceDate = input.invoice_date ?? todayIn(ctx.env.APP_TIMEZONE);
+      const [standing] = await tx
+        .select({ application_number: contracts.application_number, active: contracts.active, contract_status_id: contracts.contract_status_id, contract_status_date: contracts.contract_status_date })
+        .from(contracts)
+        .where(eq(contracts.id, Number(row.contract_id)));
+      // A fee falls due on its planned date: after a drop-out, only what fell due up to that day is invoiced.
+      const stopped = standing ? whyContractStopped(standing, String(row.planned_date ?? invoiceDate)) : null;
+      if (stopped) throw new AppError('CONFLICT', `No invoice: ${stopped}`);
       // The number is taken in this transaction: a failure below gives it back (DESIGN §11).
       const values = await numberedValues(ctx, tx, actor, id, invoiceDate);
       const number = values.number;

@@ -462,6 +462,34 @@ describe('invoices: create invoice (create_pdf)', () => {
   });
 });
 
+describe('invoices: only a contract that still takes invoices is invoiced (decision 035)', () => {
+  it('numbers nothing for a contract that is not active or whose offer was rejected, and says why; the number is not taken', async () => {
+    const inactive = await createContract(t.db, { student_id: student.id, active: false });
+    const rejected = await createContract(t.db, { student_id: student.id, contract_status_id: 2, contract_status_date: '2036-01-10' });
+    const before = await counter(2036);
+    const a = await api('post', `/invoices/${(await planned({ contract_id: inactive.id })).id}/create_pdf`).send({ invoice_date: '2036-02-01' });
+    expect([a.status, a.body.message]).toEqual([409, `No invoice: Contract ${inactive.application_number} is not active`]);
+    const b = await api('post', `/invoices/${(await planned({ contract_id: rejected.id })).id}/create_pdf`).send({ invoice_date: '2036-02-01' });
+    expect([b.status, b.body.message]).toEqual([409, `No invoice: The offer of contract ${rejected.application_number} was rejected`]);
+    expect(await counter(2036)).toBe(before);
+  });
+
+  it('after a drop-out invoices the fees that fell due up to that day, and refuses the later ones in Create Invoice', async () => {
+    const c = await createContract(t.db, { student_id: student.id, contract_status_id: 6, contract_status_date: '2037-01-31' });
+    const due = await planned({ contract_id: c.id, planned_date: '2037-01-15' });
+    const later = await planned({ contract_id: c.id, planned_date: '2037-09-01', year: 2 });
+    const started = await api('post', '/invoices/batch/create_pdf').send({ ids: [due.id, later.id], invoice_date: '2037-02-01' });
+    const run = await waitForRun(t, user.token, started.body.run_id);
+    expect(run).toMatchObject({ status: 'finished', total: 2, failed: 1 });
+    expect(run.rows.find((r) => !r.ok)!.message).toMatch(
+      new RegExp(`: No invoice: The student of contract ${c.application_number} dropped out on 31-01-2037, before it was due \\(01-09-2037\\)$`),
+    );
+    const rows = await t.db.select({ id: invoices.id, number: invoices.number }).from(invoices).where(inArray(invoices.id, [due.id, later.id]));
+    expect(rows.find((r) => r.id === due.id)!.number).toMatch(/^2037-\d{5}$/);
+    expect(rows.find((r) => r.id === later.id)!.number).toBeNull();
+  });
+});
+
 describe('invoices: locking (DESIGN §11)', () => {
   it('freezes amount, type and description of a numbered invoice (409) and keeps comments and deadline editable', async () => {
     const p = await planned();

@@ -15,7 +15,7 @@ import {
   ScholarshipOverviewFilterSchema,
   todayIn,
   universityFeePeriod,
-  whyNoPayout,
+  whyContractStopped,
 } from '@app/contracts';
 import {
   contracts,
@@ -152,7 +152,7 @@ type PaymentDetail = Awaited<ReturnType<typeof paymentDetails>>[number];
 
 /** Why a payment cannot be paid out now (its contract's state, decision 035), or null. */
 const contractProblem = (r: PaymentDetail) =>
-  whyNoPayout({ application_number: r.contract, active: r.contract_active, contract_status_id: r.contract_status_id, contract_status_date: r.contract_status_date }, r.planned_date);
+  whyContractStopped({ application_number: r.contract, active: r.contract_active, contract_status_id: r.contract_status_id, contract_status_date: r.contract_status_date }, r.planned_date);
 
 /** An xlsx file written into memory (small: the rows of one export or check). */
 async function xlsxBuffer(sheet: string, columns: readonly SheetColumn[], rows: readonly (readonly unknown[])[], timeZone: string): Promise<Buffer> {

@@ -683,7 +683,7 @@ describe("scholarship payments: only a contract that may be paid is paid (decisi
     const run = await waitForRun(t, user.token, started.body.run_id as number);
     expect(run.rows.map((r) => [r.ok, r.message])).toEqual([
       [true, expect.stringMatching(/^Payment S2026-\d{5} of 01-12-2026$/)],
-      [false, `Error for ${c.application_number} 2026-04: No payment: The student of contract ${c.application_number} dropped out on 31-03-2026, before this payment was due (01-04-2026)`],
+      [false, `Error for ${c.application_number} 2026-04: No payment: The student of contract ${c.application_number} dropped out on 31-03-2026, before it was due (01-04-2026)`],
     ]);
     expect(await numberOf(due.id)).not.toBeNull();
     expect(await numberOf(after.id)).toBeNull();
@@ -697,7 +697,7 @@ describe("scholarship payments: only a contract that may be paid is paid (decisi
     expect(res.status).toBe(200);
     expect((await readSheet(res.body)).slice(1).map((r) => r[0])).toEqual([await numberOf(kept!)]);
     expect(decodeURIComponent(String(res.headers['x-message']))).toContain(
-      `left out (not exported): ${await numberOf(stopped!)} (The student of contract ${c.application_number} dropped out on 31-12-2025, before this payment was due (15-01-2026))`,
+      `left out (not exported): ${await numberOf(stopped!)} (The student of contract ${c.application_number} dropped out on 31-12-2025, before it was due (15-01-2026))`,
     );
     const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, stopped!));
     expect(row!.exported_timestamp).toBeNull();
