@@ -20,6 +20,13 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
   });
 
+  it("refuses an office IBAN or BIC that is not valid: students would be told to pay into it, and the bank debit it", () => {
+    expect(loadEnv({}).OFFICE_IBAN).toBe('DE26 7005 0000 0000 0246 75');
+    expect(loadEnv({ OFFICE_IBAN: 'de89 3704 0044 0532 0130 00', OFFICE_BIC: 'cobadeffxxx' })).toMatchObject({ OFFICE_IBAN: 'de89 3704 0044 0532 0130 00', OFFICE_BIC: 'cobadeffxxx' });
+    expect(() => loadEnv({ OFFICE_IBAN: 'DE89 3704 0044 0532 0130 01' })).toThrow(/OFFICE_IBAN: OFFICE_IBAN is not a valid IBAN/);
+    expect(() => loadEnv({ OFFICE_BIC: 'COBA DE' })).toThrow(/OFFICE_BIC: OFFICE_BIC is not a valid BIC/);
+  });
+
   it('requires JWT_SECRET in production', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required when NODE_ENV=production/);
     expect(loadEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).NODE_ENV).toBe('production');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 
 /** The repository root, whether running from src/ (tsx) or dist/ (node). */
@@ -71,8 +72,20 @@ const EnvSchema = z.object({
   OFFICE_NAME: z.string().trim().min(1).max(200).default('Scholarship Office'),
   OFFICE_ADDRESS: z.string().trim().max(500).default('Universitätsstraße 1|80539 München|Germany'),
   OFFICE_EMAIL: z.string().trim().max(200).default('scholarships@example.org'),
-  OFFICE_IBAN: z.string().trim().max(50).default('DE02 7005 0000 0000 0246 75'),
-  OFFICE_BIC: z.string().trim().max(20).default('BYLADEMMXXX'),
+  // Checked at start-up (ibantools): every invoice asks students to pay into this account, and every SEPA file
+  // debits it; a typo must stop the server, not reach a letter or the bank.
+  OFFICE_IBAN: z
+    .string()
+    .trim()
+    .max(50)
+    .refine((v) => isValidIBAN(electronicFormatIBAN(v) ?? ''), 'OFFICE_IBAN is not a valid IBAN (its country, length or check digits are wrong)')
+    .default('DE26 7005 0000 0000 0246 75'),
+  OFFICE_BIC: z
+    .string()
+    .trim()
+    .max(20)
+    .refine((v) => isValidBIC(v.replace(/\s+/g, '').toUpperCase()), 'OFFICE_BIC is not a valid BIC')
+    .default('BYLADEMMXXX'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 });
 

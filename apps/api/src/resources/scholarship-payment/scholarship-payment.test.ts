@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { isValidBIC, isValidIBAN } from 'ibantools';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { scholarshipPaymentResource, todayIn } from '@app/contracts';
 import { contracts, countries, documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
@@ -323,6 +324,12 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
       expect(xml).toContain(`<CtrlSum>${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}</CtrlSum>`);
       expect(xml).toContain('<Nm>Lukasz Wisniewski-Zolc</Nm>');
       expect(xml).not.toMatch(/[ŁłśŻżó]/);
+      // The schema checks an IBAN's and a BIC's shape only; the bank checks the digits: the office's account too.
+      const accounts = [...xml.matchAll(/<IBAN>([^<]*)<\/IBAN>/g)].map((m) => m[1]!);
+      // One creditor's per payment, and the office's in each block of one execution date.
+      expect(accounts.length).toBe(rows.length + (xml.match(/<DbtrAcct>/g) ?? []).length);
+      for (const iban of accounts) expect(isValidIBAN(iban), iban).toBe(true);
+      for (const [, bic] of xml.matchAll(/<BIC>([^<]*)<\/BIC>/g)) expect(isValidBIC(bic!), bic).toBe(true);
     }
   });
 
