@@ -201,6 +201,10 @@ const addressOf = (r: PaymentDetail) => ({
   lines: [r.payee_street, r.payee_zip_city].map((l) => l?.trim() ?? '').filter((l) => l !== ''),
   country: r.payee_country && /^[A-Z]{2}$/.test(r.payee_country) ? r.payee_country : null,
 });
+const addressText = (r: PaymentDetail) => {
+  const { lines, country } = addressOf(r);
+  return [...lines, country].filter((v) => v).join(', ');
+};
 
 export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
@@ -337,7 +341,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const xlsx = await xlsxBuffer(
         'Payments',
         PAYMENT_COLUMNS,
-        rows.map((r) => [r.number, r.payment_date, r.payee_name, electronicFormatIBAN(r.payee_iban ?? ''), r.payee_bic, r.amount, r.type, r.contract, r.student_name, r.period, remittanceOf(r), [...addressOf(r).lines, addressOf(r).country].filter((v) => v).join(', ')]),
+        rows.map((r) => [r.number, r.payment_date, r.payee_name, electronicFormatIBAN(r.payee_iban ?? ''), r.payee_bic, r.amount, r.type, r.contract, r.student_name, r.period, remittanceOf(r), addressText(r)]),
         tz,
       );
       const xlsxId = await storeFile(tx, fileToStore('Payments.xlsx', XLSX, xlsx), userId);
