@@ -38,11 +38,18 @@ const SPECIAL: Record<string, string> = {
  * lose them (Ł → L, é → e, ß → ss), a few signs become their nearest allowed one, anything else a space.
  */
 export function sepaText(value: string, max: number): string {
+  return sepaChars(value).slice(0, max).trim() || 'NOTPROVIDED';
+}
+
+/** What of a text the SEPA character set keeps (see `sepaText`); empty when nothing, e.g. a name in Cyrillic. */
+function sepaChars(value: string): string {
   const mapped = [...value].map((c) => SPECIAL[c] ?? c).join('');
   const plain = mapped.normalize('NFD').replace(/\p{M}/gu, '');
-  const allowed = plain.replace(/[^A-Za-z0-9/\-?:().,'+ ]/g, ' ').replace(/\s+/g, ' ').trim();
-  return allowed.slice(0, max).trim() || 'NOTPROVIDED';
+  return plain.replace(/[^A-Za-z0-9/\-?:().,'+ ]/g, ' ').replace(/\s+/g, ' ').trim();
 }
+
+/** Whether a name keeps a letter in the SEPA character set (a name in another script would reach the bank as NOTPROVIDED). */
+export const sepaNameWritable = (name: string) => /[A-Za-z]/.test(sepaChars(name));
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 

@@ -257,6 +257,27 @@ describe('scholarship payments: create payment and Schedule Payments (issue 15 p
     expect(counter).toBeUndefined();
   });
 
+  it('refuses an account outside the SEPA area and a holder name without Latin letters: the SEPA file could carry neither', async () => {
+    const attempt = async (values: Partial<typeof students.$inferInsert>) => {
+      const s = await createStudent(t.db, { first_name: 'Ayşe', last_name: 'Yılmaz', ...bank, ...values });
+      const p = await planned({ contract_id: (await createContract(t.db, { student_id: s.id })).id });
+      const res = await api('post', `/scholarship_payments/${p.id}/create_payment`).send({ payment_date: '2031-01-01' });
+      return [res.status, res.body.message];
+    };
+    expect(await attempt({ payment_bank_iban: 'TR330006100519786457841326', payment_bank_swift: 'TGBATRISXXX' })).toEqual([
+      409,
+      'No payment without valid bank data: The IBAN of Ayşe Yılmaz is of a bank outside the SEPA area (TR): a SEPA transfer cannot reach it',
+    ]);
+    expect(await attempt({ first_name: 'Иван', last_name: 'Петров' })).toEqual([
+      409,
+      "No payment without valid bank data: The account holder's name of Иван Петров has no Latin letters, which the SEPA file needs: give it in Latin letters as the payment holder",
+    ]);
+    // The holder named in Latin letters is what the file carries: then it is paid.
+    expect((await attempt({ first_name: 'Иван', last_name: 'Петров', payment_holder_first_name: 'Ivan', payment_holder_last_name: 'Petrov' }))[0]).toBe(200);
+    const [counter] = await t.db.select().from(documentCounters).where(and(eq(documentCounters.kind, 'scholarship_payment'), eq(documentCounters.year, 2031)));
+    expect(counter?.last_value).toBe(1);
+  });
+
   it('gives 50 parallel create_payment calls contiguous numbers', async () => {
     const rows = await Promise.all(Array.from({ length: 50 }, () => planned({ planned_date: '2020-01-01' })));
     const answers = await Promise.all(rows.map((r) => api('post', `/scholarship_payments/${r.id}/create_payment`).send({ payment_date: '2040-01-01' })));
