@@ -197,6 +197,26 @@ describe('contract import from Excel', () => {
     expect(run.rows.map((r) => r.message)).toEqual(['Updated student: city', 'Created contract for the existing student (student updated: email_address)']);
   });
 
+  it("refuses a row whose e-mail belongs to a student born on another day (a sibling's shared address): nothing of that student changes", async () => {
+    const sibling = await filledTemplate([contractRow(8, { email_address: 'import.1@example.org', first_name: 'Piotr', last_name: 'Kowalski', birth_date: '01-01-2001', payment_bank_iban: 'NL91 ABNA 0417 1643 00', payment_bank_swift: 'ABNANL2A' })]);
+    const { run } = await preview('/contracts/import', sibling, 'sibling.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual([
+      'Error for row 2: E-mail: import.1@example.org belongs to Łukasz Müller-Ñúñez 1, born 12-04-1998, not to Piotr Kowalski, born 01-01-2001: give each student their own e-mail address',
+    ]);
+  });
+
+  it('an empty end date keeps the stored one (shortened by hand); a moved start date moves it, as on the screen', async () => {
+    const [imp2] = (await importedContracts()).filter((c) => c.application_id === 'IMP-2');
+    await t.db.update(contracts).set({ end_date: '2022-12-31' }).where(eq(contracts.id, imp2!.id));
+    const same = await preview('/contracts/import', await filledTemplate([contractRow(2)]), 'again.xlsx');
+    expect(same.run.rows.map((r) => r.message)).toEqual(['Unchanged']);
+    const moved = await preview('/contracts/import', await filledTemplate([contractRow(2, { start_date: '2021-10-01' })]), 'moved.xlsx');
+    expect(moved.run.rows.map((r) => r.message)).toEqual(['Updated contract: start_date, end_date']);
+    const done = await confirm(moved.run.id);
+    expect(done.failed).toBe(0);
+    expect((await t.db.select({ end_date: contracts.end_date }).from(contracts).where(eq(contracts.id, imp2!.id)))[0]!.end_date).toBe('2023-09-30');
+  });
+
   it('refuses rows with unknown references and missing fields, naming each column', async () => {
     const bad = await filledTemplate([contractRow(7, { program: 'No such program', country: 'Atlantis', email_address: 'not-an-email', start_date: '31-02-2021', application_round: '9' })]);
     const { run } = await preview('/contracts/import', bad, 'bad.xlsx');

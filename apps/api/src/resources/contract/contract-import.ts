@@ -18,6 +18,7 @@ import {
   StudentCreateSchema,
   todayIn,
   type ImportColumn,
+  formatDate,
 } from '@app/contracts';
 import { contracts, countries, programs, scholarships, students, universities, type DbOrTx, type Tx } from '@app/db';
 import type { z } from 'zod';
@@ -213,7 +214,6 @@ async function importContractRow(
   const s = given(parsedStudent.data as Row);
   const { student_id: _placeholder, ...parsedFields } = given(parsedContract.data as Row);
   const c: Row = { ...parsedFields, ...extra };
-  if (c.end_date === undefined) c.end_date = contractEndDate(String(c.start_date));
 
   await lockKey(tx, `contract-import:application:${String(c.application_id)}`);
   await lockKey(tx, `contract-import:student:${String(s.email_address).toLowerCase()}`);
@@ -223,14 +223,23 @@ async function importContractRow(
 
   let studentId = found[0]?.student_id;
   if (studentId === undefined) {
+    const byEmail = sql`lower(${students.email_address}) = lower(${String(s.email_address)})`;
     const [byKey] = await tx
-      .select({ id: students.id })
+      .select({ id: students.id, by_email: sql<boolean>`${byEmail}`, first_name: students.first_name, last_name: students.last_name, birth_date: students.birth_date })
       .from(students)
       .where(
-        sql`lower(${students.email_address}) = lower(${String(s.email_address)}) or (lower(${students.first_name}) = lower(${String(s.first_name)}) and lower(${students.last_name}) = lower(${String(s.last_name)}) and ${students.birth_date} = ${String(s.birth_date)})`,
+        sql`${byEmail} or (lower(${students.first_name}) = lower(${String(s.first_name)}) and lower(${students.last_name}) = lower(${String(s.last_name)}) and ${students.birth_date} = ${String(s.birth_date)})`,
       )
-      .orderBy(sql`lower(${students.email_address}) = lower(${String(s.email_address)}) desc`, students.id)
+      .orderBy(sql`${byEmail} desc`, students.id)
       .limit(1);
+    // An e-mail address shared in a family must not make a sibling's row rewrite another student's name and bank
+    // data: found by e-mail, the student must have the row's birth date too.
+    if (byKey?.by_email && byKey.birth_date !== s.birth_date) {
+      throw new AppError(
+        'CONFLICT',
+        `E-mail: ${String(s.email_address)} belongs to ${byKey.first_name} ${byKey.last_name}, born ${formatDate(byKey.birth_date)}, not to ${String(s.first_name)} ${String(s.last_name)}, born ${formatDate(String(s.birth_date))}: give each student their own e-mail address`,
+      );
+    }
     studentId = byKey?.id;
   }
   let studentCreated = false;
@@ -243,8 +252,15 @@ async function importContractRow(
   }
 
   if (found[0] === undefined) {
-    await contractService.create({ ...c, student_id: studentId }, actor, { tx });
+    // Spec §4: the end date follows from the start date unless given.
+    await contractService.create({ ...c, student_id: studentId, end_date: c.end_date ?? contractEndDate(String(c.start_date)) }, actor, { tx });
     return { message: studentCreated ? 'Created student and contract' : `Created contract for the existing student${studentChanged.length > 0 ? ` (student updated: ${studentChanged.join(', ')})` : ''}` };
+  }
+  // An empty end date leaves the stored one (it may have been shortened by hand), unless the row moves the start
+  // date: then, as on the screen, the end date follows it.
+  if (c.end_date === undefined) {
+    const [stored] = await tx.select({ start_date: contracts.start_date }).from(contracts).where(eq(contracts.id, found[0].id));
+    if (stored && stored.start_date !== c.start_date) c.end_date = contractEndDate(String(c.start_date));
   }
   const contractChanged = await updateThrough(tx, contractService, found[0].id, c, actor, what);
   if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
