@@ -109,7 +109,8 @@ export function creditNoteCommand(row: { pro_forma?: unknown; document_type_id?:
 export function whyNoCreditNote(row: RecordRow): string | null {
   if (row.is_creditnote === true) return 'A credit note cannot be credited';
   if (row.number === null || row.number === undefined) return 'Only a numbered invoice can be credited';
-  if (Number(row.to_be_payed_amount) <= 0) return `Nothing is open on invoice ${String(row.number)}`;
+  // Paid or not: crediting what was paid makes it a credit on the contract (decision 036).
+  if (Number(row.total_amount) <= 0) return `Invoice ${String(row.number)} is credited in full`;
   return null;
 }
 
@@ -154,7 +155,8 @@ export type InvoiceChoiceParams = z.infer<typeof InvoiceChoiceParamsSchema>;
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
 /** DESIGN §11: what a numbered invoice keeps for good (corrections go through credit notes). */
-export const INVOICE_FROZEN_FIELDS = ['amount', 'contract_id', 'year', 'semester', 'document_type_id', 'description'] as const;
+// Pro forma too: it decides the invoice's cancel command and whether it may stand as a registration fee.
+export const INVOICE_FROZEN_FIELDS = ['amount', 'contract_id', 'year', 'semester', 'document_type_id', 'description', 'pro_forma'] as const;
 
 const isNumbered = (row: RecordRow) => row.number !== null && row.number !== undefined;
 
@@ -205,6 +207,8 @@ const downloadReportOpen = defineAction({
 function whyNoMail(row: RecordRow, input?: { reminder?: boolean }): string | null {
   if (!isNumbered(row)) return 'The invoice has no number yet: create it first';
   if (!row.pdf_filename) return 'No PDF has been created for this invoice yet';
+  // The invoice's PDF asks for its amount: once credited in full, that payment has been cancelled.
+  if (row.is_creditnote !== true && Number(row.total_amount) <= 0) return `Invoice ${String(row.number)} is credited in full`;
   if (input?.reminder) {
     if (row.is_creditnote === true || Number(row.document_type_id) !== DOCUMENT_TYPE_INVOICE) return 'A reminder is sent only for an invoice of document type 1 (Invoice)';
     if (row.is_expired !== true) return `Invoice ${String(row.number)} is not expired`;

@@ -19,6 +19,12 @@ function importRowOf(run: RunRecord, index: number): ImportRow {
   return row;
 }
 
+/** A refusal as a row's line says it: a 400's field messages ("Invalid input: x" says nothing), else the message. */
+function reasonOf(err: AppError): string {
+  const fields = Object.entries(err.errors ?? {});
+  return fields.length > 0 ? fields.map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ') : err.message;
+}
+
 /** Names the worker that did a row (shown to operators in the run's rows). */
 export const WORKER_NAME = `${hostname()}:${process.pid}`;
 
@@ -113,7 +119,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         const known = err instanceof AppError ? err : appErrorOfDatabase(err);
         if (!known) ctx.logger.error({ err, runId: run.id, recordId: row.record_id }, 'batch row failed');
         ok = false;
-        message = batchErrorLine(row.reference, known?.message ?? 'an unexpected error (see the server log)');
+        message = batchErrorLine(row.reference, known ? reasonOf(known) : 'an unexpected error (see the server log)');
         amount = null;
         group = null;
       }

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { contracts, invoicePayments, invoices } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { contractMoneyOf, createContract } from '../../test/factories.js';
-import { contractMoney, contractTotals, openAmountOf } from './money.js';
+import { contractMoney, contractTotals, invoiceFiguresOf } from './money.js';
 
 const t = await setupTestApp();
 const moneyOf = async (id: number) => contractMoneyOf(t.db, id);
@@ -32,14 +32,14 @@ describe('contract money in SQL (DESIGN §11)', () => {
     expect(await moneyOf(c.id)).toEqual({ invoiced_amount: 0.25, payed_amount: 0, to_be_payed_amount: 0.25, planned_amount: 1000.03 });
   });
 
-  it('openAmountOf answers what is still open on one invoice as exact text, after its credit notes', async () => {
+  it('invoiceFiguresOf answers what is still open on one invoice and what may still be credited, as exact text, after its credit notes', async () => {
     const c = await createContract(t.db);
     const base = { contract_id: c.id, year: 1, semester: 0, description: 'Fee', planned_date: '2026-03-01', document_reference: 'REF' };
     const [n] = await t.db.insert(invoices).values({ ...base, amount: '0.30', number: `O-${c.id}-1`, invoice_date: '2026-01-01' }).returning();
-    expect(await openAmountOf(t.db, n!.id)).toBe('0.30');
+    expect(await invoiceFiguresOf(t.db, n!.id)).toEqual({ open: '0.30', creditable: '0.30' });
     await t.db.insert(invoices).values({ ...base, amount: '0.10', number: `CN-O-${c.id}-1`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
     await t.db.insert(invoices).values({ ...base, amount: '0.20', number: `CN-O-${c.id}-1-2`, invoice_date: '2026-01-02', document_type_id: 2, linked_invoice_id: n!.id });
-    expect(await openAmountOf(t.db, n!.id)).toBe('0.00');
+    expect(await invoiceFiguresOf(t.db, n!.id)).toEqual({ open: '0.00', creditable: '0.00' });
   });
 
   it('subtracts the payments, and as of a date counts only what was booked by then', async () => {
@@ -55,7 +55,8 @@ describe('contract money in SQL (DESIGN §11)', () => {
     const asOf = contractTotals(contracts.id, '2026-01-31');
     const [row] = await t.db.select({ paid: sql<string>`${asOf.paid}::text`, open: sql<string>`${asOf.open}::text` }).from(contracts).where(eq(contracts.id, c.id));
     expect(row).toEqual({ paid: '0.30', open: '1234.26' });
-    expect(await openAmountOf(t.db, n!.id)).toBe('-0.30');
+    // Paid beyond its amount: nothing open, and a credit note may still credit all of it.
+    expect(await invoiceFiguresOf(t.db, n!.id)).toEqual({ open: '-0.30', creditable: '1234.56' });
   });
 
   it('reads the same figures for all contracts at once (the export) as per row, 0 without invoices', async () => {

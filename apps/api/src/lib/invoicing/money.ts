@@ -56,14 +56,18 @@ export function invoiceMoney(row: { id: IdRef; amount: IdRef; is_creditnote: IdR
   return invoiceAmounts(row);
 }
 
-/** What is still open on one invoice, as exact text (`"100.00"`). */
-export async function openAmountOf(db: DbOrTx, invoiceId: number): Promise<string> {
-  const { open } = invoiceMoney(invoices);
+/**
+ * One invoice's figures as exact text (`"100.00"`): what is still open on it, and what a credit note may still
+ * credit (its amount less its credit notes). Payments do not limit the latter: crediting a paid invoice turns
+ * what was paid beyond into a credit on the contract (decision 036).
+ */
+export async function invoiceFiguresOf(db: DbOrTx, invoiceId: number): Promise<{ open: string; creditable: string }> {
+  const { open, invoiced } = invoiceMoney(invoices);
   const [row] = await db
-    .select({ open: sql<string>`(${open})::numeric(12,2)::text` })
+    .select({ open: sql<string>`(${open})::numeric(12,2)::text`, creditable: sql<string>`(${invoiced})::numeric(12,2)::text` })
     .from(invoices)
     .where(eq(invoices.id, invoiceId));
-  return row?.open ?? '0.00';
+  return row ?? { open: '0.00', creditable: '0.00' };
 }
 
 /** What a contract's invoices, credit notes and payments add up to (as of a date): the parts of its balance. */

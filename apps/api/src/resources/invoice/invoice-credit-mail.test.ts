@@ -95,13 +95,13 @@ describe('credit notes (issue 13 point 6)', () => {
     }
   });
 
-  it('never credits more than is open: 409 naming the open amount, nothing created', async () => {
+  it('never credits more than is not yet credited: 409 naming that amount, nothing created', async () => {
     const { contract } = await contractFor();
     const inv = await numbered(contract.id, { amount: '50.00' });
     expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 20, description: 'a' })).status).toBe(201);
     const res = await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 30.01, description: 'b' });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(`The credit note cannot be more than what is open on invoice ${inv.number}: € 30,00`);
+    expect(res.body.message).toBe(`The credit note cannot be more than what is not yet credited on invoice ${inv.number}: € 30,00`);
     expect(res.body.message).not.toMatch(/select|numeric|stack/i);
     expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 30, description: 'c' })).status).toBe(201);
     const none = await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 0.01, description: 'd' });
@@ -109,6 +109,23 @@ describe('credit notes (issue 13 point 6)', () => {
     expect(none.body.message).toContain('€ 0,00');
     const cns = await t.db.select().from(invoices).where(eq(invoices.linked_invoice_id, inv.id));
     expect(cns.map((c) => c.number).sort()).toEqual([`CN-${inv.number}`, `CN-${inv.number}-2`]);
+  });
+
+  it('credits a paid invoice (decision 036): what was paid beyond becomes a credit on the contract', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { amount: '1000.00' });
+    const paid = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: todayIn(t.ctx.env.APP_TIMEZONE), amount_paid: 1000 });
+    expect(paid.status, paid.text).toBe(201);
+    expect((await get(inv.id)).to_be_payed_amount).toBe(0);
+    const res = await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 400, description: 'Second semester not taken' });
+    expect(res.status, res.text).toBe(201);
+    expect(await get(inv.id)).toMatchObject({ total_amount: 600, payed_amount: 1000, to_be_payed_amount: -400 });
+    const c = (await api('get', `/contracts/${contract.id}`)).body;
+    expect(c).toMatchObject({ invoiced_amount: 600, payed_amount: 1000, to_be_payed_amount: -400 });
+    // The rest can be credited too, and no more.
+    expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 600.01, description: 'x' })).status).toBe(409);
+    expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 600, description: 'Withdrawn' })).status).toBe(201);
+    expect((await get(inv.id)).to_be_payed_amount).toBe(-1000);
   });
 
   it('two credit notes at once over the whole open amount: one is made, the other refused', async () => {
@@ -269,6 +286,15 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     expect(res.status, res.text).toBe(200);
     await smtp.waitForMessages(count + 1);
     expect(smtp.received.at(-1)!.attachments[0]!.filename).toBe(`Credit_Note_CN-${inv.number}.pdf`);
+  });
+
+  it('sends no invoice e-mail for an invoice credited in full: its PDF would ask for a payment that was cancelled', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { amount: '80.00' });
+    expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 80, description: 'Cancelled' })).status).toBe(201);
+    const res = await api('post', `/invoices/${inv.id}/send_email`).send({});
+    expect([res.status, res.body.message]).toEqual([409, `Invoice ${inv.number} is credited in full`]);
+    expect(await mailsOf(inv.id)).toEqual([]);
   });
 
   it('as a batch: a dry run queues nothing; Send Email and Send Email Reminder run with their labels and refuse rows with the reason', async () => {

@@ -20,7 +20,7 @@ import {
 import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
-import { openAmountOf } from '../../lib/invoicing/money.js';
+import { invoiceFiguresOf } from '../../lib/invoicing/money.js';
 import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
@@ -109,17 +109,25 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
         document_reference: await referenceOf(tx, values),
         creation_user: actor.user.id,
       }),
-      // The reference follows the fee type while the invoice is planned (contract, year and semester never change).
-      beforeUpdate: async (tx, changes, current) =>
-        changes.document_type_id !== undefined && current.number === null ? { ...changes, document_reference: await referenceOf(tx, { ...current, ...changes }) } : changes,
+      beforeUpdate: async (tx, changes, current) => {
+        // An extended deadline extends: one before the expiration date would make the invoice overdue at once.
+        const deadline = changes.extended_deadline_date;
+        if (typeof deadline === 'string' && current.expiration_date && deadline < String(current.expiration_date)) {
+          throw new AppError('BAD_REQUEST', 'Invalid input: extended_deadline_date', {
+            extended_deadline_date: [`The extended deadline cannot be before the expiration date (${formatDate(String(current.expiration_date))})`],
+          });
+        }
+        // The reference follows the fee type while the invoice is planned (contract, year and semester never change).
+        return changes.document_type_id !== undefined && current.number === null ? { ...changes, document_reference: await referenceOf(tx, { ...current, ...changes }) } : changes;
+      },
     },
   });
 
   /**
    * A credit note (issue 13 point 6): `POST /invoices/` naming the numbered invoice it credits. In one
-   * transaction, with the invoice locked (two credit notes at once take turns): never more than what is open on
-   * it (computed in SQL, lib/invoicing/money.ts), numbered `CN-` + its number (`-2` for a second one), dated
-   * today, its PDF rendered and stored.
+   * transaction, with the invoice locked (two credit notes at once take turns): never more than what is not yet
+   * credited on it, paid or not (computed in SQL, lib/invoicing/money.ts; decision 036), numbered `CN-` + its
+   * number (`-2` for a second one), dated today, its PDF rendered and stored.
    */
   async function createCreditNote(input: unknown, actor: Actor, tx?: Tx): Promise<{ id: number }> {
     const given = parseInput(CreditNoteCreateSchema, input, 'credit note');
@@ -128,11 +136,11 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       if (!source) throw new AppError('BAD_REQUEST', 'Invalid credit note: linked_invoice_id', { linked_invoice_id: ['Invoice is not known'] });
       if (source.is_creditnote) throw new AppError('CONFLICT', `${source.number ?? 'This document'} is a credit note: only an invoice can be credited`);
       if (source.number === null) throw new AppError('CONFLICT', 'Only a numbered invoice can be credited: create the invoice first');
-      const openAmount = await openAmountOf(tx, source.id);
-      const { rows } = await tx.execute<{ exceeds: boolean }>(sql`select ${given.amount.toFixed(2)}::numeric > ${openAmount}::numeric as exceeds`);
+      const { creditable } = await invoiceFiguresOf(tx, source.id);
+      const { rows } = await tx.execute<{ exceeds: boolean }>(sql`select ${given.amount.toFixed(2)}::numeric > ${creditable}::numeric as exceeds`);
       if (rows[0]!.exceeds) {
-        throw new AppError('CONFLICT', `The credit note cannot be more than what is open on invoice ${source.number}: ${formatMoney(openAmount)}`, {
-          amount: [`At most ${formatMoney(openAmount)}`],
+        throw new AppError('CONFLICT', `The credit note cannot be more than what is not yet credited on invoice ${source.number}: ${formatMoney(creditable)}`, {
+          amount: [`At most ${formatMoney(creditable)}`],
         });
       }
       const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(i).where(and(eq(i.linked_invoice_id, source.id), i.is_creditnote));
@@ -196,6 +204,8 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
   return defineModule(ctx, service, [
     recordAction(invoiceActions.createPdf, async (tx, actor, { id, row }, input) => {
       const invoiceDate = input.invoice_date ?? todayIn(ctx.env.APP_TIMEZONE);
+      // A number is for good: an invoice of nothing or less could never be credited, deleted or paid.
+      if (Number(row.amount) <= 0) throw new AppError('CONFLICT', `Only an amount above 0 can be invoiced: this invoice is over ${formatMoney(Number(row.amount))}`);
       const [standing] = await tx
         .select({ application_number: contracts.application_number, active: contracts.active, contract_status_id: contracts.contract_status_id, contract_status_date: contracts.contract_status_date })
         .from(contracts)

@@ -433,6 +433,17 @@ describe('invoices: create invoice (create_pdf)', () => {
     expect(row).toMatchObject({ number: null, invoice_date: null, pdf_file_id: null });
   });
 
+  it('numbers no invoice of 0 or less: 409 with the reason, no number taken', async () => {
+    const before = await counter(2038);
+    for (const amount of ['0.00', '-250.00']) {
+      const p = await planned({ amount });
+      const res = await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2038-01-10' });
+      expect(res.status).toBe(409);
+      expect(res.body.message).toMatch(/^Only an amount above 0 can be invoiced: this invoice is over € -?\d+,00$/);
+    }
+    expect(await counter(2038)).toBe(before);
+  });
+
   it('download_pdf answers 409 with a message before a PDF exists', async () => {
     const p = await planned();
     const res = await api('post', `/invoices/${p.id}/download_pdf`);
@@ -491,10 +502,10 @@ describe('invoices: only a contract that still takes invoices is invoiced (decis
 });
 
 describe('invoices: locking (DESIGN §11)', () => {
-  it('freezes amount, type and description of a numbered invoice (409) and keeps comments and deadline editable', async () => {
+  it('freezes amount, type, description and pro forma of a numbered invoice (409) and keeps comments and deadline editable', async () => {
     const p = await planned();
     const numbered = (await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2035-01-10' })).body;
-    for (const change of [{ amount: 1 }, { description: 'Changed' }, { document_type_id: 7 }]) {
+    for (const change of [{ amount: 1 }, { description: 'Changed' }, { document_type_id: 7 }, { pro_forma: true }]) {
       const res = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, ...change });
       expect(res.status, JSON.stringify(change)).toBe(409);
       expect(res.body.message).toContain(`Invoice ${numbered.number} is numbered`);
@@ -502,6 +513,23 @@ describe('invoices: locking (DESIGN §11)', () => {
     const ok = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, comments: 'Student called', extended_deadline_date: '2035-03-01' });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body).toMatchObject({ comments: 'Student called', extended_deadline_date: '2035-03-01', amount: 1234.56 });
+  });
+
+  it('refuses an extended deadline before the expiration date (400 naming it), alone and in Bulk Edit', async () => {
+    const p = await planned();
+    const numbered = (await api('post', `/invoices/${p.id}/create_pdf`).send({ invoice_date: '2035-04-01' })).body;
+    const res = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, extended_deadline_date: '2035-04-30' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ extended_deadline_date: ['The extended deadline cannot be before the expiration date (01-05-2035)'] });
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const bulk = await api('post', '/invoices/bulk_edit', admin.token).send({ ids: [p.id], versions: { [p.id]: numbered.edit_timestamp }, changes: { extended_deadline_date: '2000-01-01' } });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(202);
+    const run = await waitForRun(t, admin.token, bulk.body.run_id);
+    expect(run.rows.map((r) => r.message)).toEqual([`Error for ${numbered.number} REF: extended_deadline_date: The extended deadline cannot be before the expiration date (01-05-2035)`]);
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, p.id));
+    expect(row!.extended_deadline_date).toBeNull();
+    const ok = await api('put', `/invoices/${p.id}`).set('If-Match', numbered.edit_timestamp).send({ id: p.id, extended_deadline_date: '2035-05-01' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
   it('refuses to delete a numbered invoice (409 with the reason) and deletes a planned one', async () => {

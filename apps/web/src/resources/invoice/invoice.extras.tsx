@@ -59,7 +59,7 @@ export function CreditNoteButton({ detail }: { detail: Detail }) {
       {asking && (
         <InputDialog
           title={label}
-          text={`A credit note on invoice ${String(record.number)}: at most what is still open on it.`}
+          text={`A credit note on invoice ${String(record.number)}: at most what is not yet credited on it. What was paid beyond the invoice then becomes a credit on the contract.`}
           fields={CREDIT_NOTE_FIELDS}
           schema={CreditNoteCreateSchema.omit({ linked_invoice_id: true, comments: true })}
           submitLabel={label}

@@ -326,9 +326,14 @@ describe('invoice detail', () => {
   });
 
   it('a fully credited invoice: Create Credit Note disabled with the reason', async () => {
-    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: { ...numbered, to_be_payed_amount: 0 } } }));
+    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: { ...numbered, total_amount: 0, to_be_payed_amount: 0 } } }));
     expect(await screen.findByRole('button', { name: 'Create Credit Note' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Create Credit Note' })).toHaveAttribute('data-disabled-reason', 'Nothing is open on invoice 2026-00001');
+    expect(screen.getByRole('button', { name: 'Create Credit Note' })).toHaveAttribute('data-disabled-reason', 'Invoice 2026-00001 is credited in full');
+  });
+
+  it('a paid invoice can still be credited (decision 036): Create Credit Note enabled', async () => {
+    renderApp('/invoice/numbered/2', invoiceApi({ 'GET /invoices/2': { body: { ...numbered, payed_amount: numbered.total_amount, to_be_payed_amount: 0 } } }));
+    expect(await screen.findByRole('button', { name: 'Create Credit Note' })).toBeEnabled();
   });
 
   it('Send Email sends reminder false; a failure says "Server error while sending email"; no reminder before expiry', async () => {
