@@ -130,7 +130,8 @@ const resetExport = defineAction({
   changesRecord: true,
   level: 'user',
   views: ['numbered'],
-  confirm: 'Reset the export of this payment? It will be exported to the bank again with the next export.',
+  confirm:
+    'Reset the export of this payment? Only when the bank did not carry it out: it goes into the next export again, and if the bank paid the earlier file too, the payee is paid twice.',
   offeredWhen: (row) => (isExported(row) ? null : 'This payment has not been exported'),
   failureText: 'resetting export',
 });

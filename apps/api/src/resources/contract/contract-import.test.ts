@@ -257,7 +257,7 @@ describe('bank info import', () => {
 
   it('from a zip of two sheets: sets the bank fields, the bank-info-updated timestamp and user on the student and the contract', async () => {
     const sheetA = await bankSheet([{ application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 32', bic: 'NWBKGB2L', bank: 'NatWest', reference: 'STU-4711' }]);
-    const sheetB = await bankSheet([{ application_number: b.application_number, iban: 'DE89370400440532013000' }]);
+    const sheetB = await bankSheet([{ application_number: b.application_number, iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' }]);
     const zip = rawZip([
       { name: 'forms/Ægir.xlsx', data: sheetA },
       { name: 'Brönte.xlsx', data: sheetB },
@@ -266,7 +266,7 @@ describe('bank info import', () => {
     const { run } = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
     expect(run.rows.map((r) => [r.reference, r.message])).toEqual([
       ['forms/Ægir.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift, payment_bank_reference, payment_bank_name'],
-      ['Brönte.xlsx row 2', 'Updated payment_bank_iban'],
+      ['Brönte.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift'],
     ]);
     expect((await t.db.select().from(students).where(eq(students.id, a.student_id)))[0]!.payment_bank_iban).toBeNull();
     await confirm(run.id);
@@ -284,13 +284,19 @@ describe('bank info import', () => {
     expect(first!.slice(0, 2)).toEqual([a.application_number, 'GB82 WEST 1234 5698 7654 32']);
   });
 
-  it('from one .xlsx; a bad IBAN and an unknown application number are refused naming the column', async () => {
+  it('from one .xlsx; a bad IBAN, an IBAN without its BIC and an unknown application number are refused naming the column', async () => {
     const sheet = await bankSheet([
-      { application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 33' },
-      { application_number: 'A999999', iban: 'DE89370400440532013000' },
+      { application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 33', bic: 'NWBKGB2L' },
+      { application_number: 'A999999', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+      // The student's stored BIC is NatWest's (above): kept with a Dutch account, the money would go astray.
+      { application_number: a.application_number, iban: 'NL91 ABNA 0417 1643 00' },
     ]);
     const { run } = await preview('/contracts/import_bankinfo', sheet, 'bank.xlsx');
-    expect(run.rows.map((r) => r.message)).toEqual(['Error for row 2: IBAN: checksum wrong', 'Error for row 3: Application Number: no contract "A999999"']);
+    expect(run.rows.map((r) => r.message)).toEqual([
+      'Error for row 2: IBAN: checksum wrong',
+      'Error for row 3: Application Number: no contract "A999999"',
+      'Error for row 4: BIC: required with the IBAN (the BIC stored may be of another bank)',
+    ]);
   });
 });
 

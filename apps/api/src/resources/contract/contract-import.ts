@@ -138,6 +138,8 @@ async function bankValues(tx: DbOrTx, v: Values, problems: Problems): Promise<Ro
   const out: Row = {};
   const iban = ibanProblem(v.payment_bank_iban ?? null);
   if (iban) problems.add('payment_bank_iban', iban);
+  // A new account with the stored BIC would route the money to the old account's bank.
+  if (v.payment_bank_iban && !v.payment_bank_swift) problems.add('payment_bank_swift', 'required with the IBAN (the BIC stored may be of another bank)');
   for (const field of STUDENT_BANK_FIELDS) {
     if (field === 'payment_bank_cntry_id' || field === 'payment_holder_cntry_id') {
       const key = FIELD_COLUMN[field]!;

@@ -9,6 +9,7 @@ import {
   formatDate,
   formatDateTime,
   paymentDateOf,
+  SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
   scholarshipPaymentActions,
   scholarshipPaymentResource,
@@ -133,6 +134,11 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
       contract_active: contracts.active,
       contract_status_id: contracts.contract_status_id,
       contract_status_date: contracts.contract_status_date,
+      contract_start: contracts.start_date,
+      contract_end: contracts.end_date,
+      contract_universities: sql<number[]>`array_remove(array[${contracts.y1_university_id}, ${contracts.y2_university_id}], null)`,
+      scholarship_payment_type_id: sp.scholarship_payment_type_id,
+      university_id: sp.university_id,
       student_name: sql<string>`${s.first_name} || ' ' || ${s.last_name}`,
       university: universities.shortname,
       linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
@@ -161,9 +167,22 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
 }
 type PaymentDetail = Awaited<ReturnType<typeof paymentDetails>>[number];
 
-/** Why a payment cannot be paid out now (its contract's state, decision 035), or null. */
-const contractProblem = (r: PaymentDetail) =>
-  whyContractStopped({ application_number: r.contract, active: r.contract_active, contract_status_id: r.contract_status_id, contract_status_date: r.contract_status_date }, r.planned_date);
+/**
+ * Why a payment cannot be paid out now because of its contract, or null: the contract stopped (decision 035), or
+ * the contract changed since the payment was planned (decision 037) — an allowance now outside its dates, a
+ * university fee to a university that is no longer one of its universities.
+ */
+function contractProblem(r: PaymentDetail): string | null {
+  const stopped = whyContractStopped({ application_number: r.contract, active: r.contract_active, contract_status_id: r.contract_status_id, contract_status_date: r.contract_status_date }, r.planned_date);
+  if (stopped) return stopped;
+  if (r.scholarship_payment_type_id === SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE && (r.planned_date < r.contract_start || r.planned_date > r.contract_end)) {
+    return `The allowance of ${formatDate(r.planned_date)} is outside contract ${r.contract} (${formatDate(r.contract_start)} to ${formatDate(r.contract_end)})`;
+  }
+  if (r.university_fee && r.university_id !== null && !r.contract_universities.includes(r.university_id)) {
+    return `${r.university ?? 'The university'} is no longer a university of contract ${r.contract}: plan the fee again`;
+  }
+  return null;
+}
 
 /** An xlsx file written into memory (small: the rows of one export or check). */
 async function xlsxBuffer(sheet: string, columns: readonly SheetColumn[], rows: readonly (readonly unknown[])[], timeZone: string): Promise<Buffer> {
@@ -328,6 +347,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       if (rows.length === 0) throw new AppError('CONFLICT', `Nothing to export: no payment ready can be paid: ${refusedText}`);
       const accepted = rows.map((r) => r.id);
       const now = new Date();
+      const today = todayIn(tz);
       const [{ total } = { total: '0' }] = await tx
         .select({ total: sql<string>`coalesce(sum(${sp.amount}), 0)::text` })
         .from(sp)
@@ -346,7 +366,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
           bic: r.payee_bic ?? '',
           creditorAddress: addressOf(r),
           remittance: remittanceOf(r),
-          executionDate: r.payment_date!,
+          // A payment date already past is asked for today: banks refuse, or shift, an execution date in the past.
+          executionDate: r.payment_date! < today ? today : r.payment_date!,
         })),
       });
       const xlsx = await xlsxBuffer(
@@ -483,9 +504,11 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const changes = await service.applyChanges(tx, row, { number, payment_date: paymentDate, payment_allowed: true }, actor);
       return { changes, message: `Payment ${number} of ${formatDate(paymentDate)}`, amount: detail.amount, group: detail.type };
     }),
-    recordAction(scholarshipPaymentActions.resetExport, async (tx, actor, { row }) => {
+    recordAction(scholarshipPaymentActions.resetExport, async (tx, actor, { id, row }) => {
+      // The log names the export whose file held it: the one to check with the bank if the payee says "paid twice".
+      const [was] = await tx.select({ export_id: sp.export_id }).from(sp).where(eq(sp.id, id));
       const changes = await service.applyChanges(tx, row, { exported_timestamp: null, exported_userid: null, export_id: null }, actor);
-      return { changes, message: `Export reset (was exported ${formatDateTime(row.exported_timestamp as string | Date | null)} by ${String(row.exported_user)})` };
+      return { changes, message: `Export reset (was exported ${formatDateTime(row.exported_timestamp as string | Date | null)} by ${String(row.exported_user)} in export ${String(was?.export_id)})` };
     }),
     listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
       // Of the overview's rows, those ready for export are exported.

@@ -356,14 +356,17 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
 
   it('Reset Export (confirm, logged) puts a row into the next export again; Reader may not', async () => {
     const [id] = await exportable(1);
-    expect((await download('/scholarship_payments/export_payments', { ids: [id] })).status).toBe(200);
+    const first = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(first.status).toBe(200);
     expect((await api('post', `/scholarship_payments/${id}/reset_export`, reader.token).send({})).status).toBe(403);
     const reset = await api('post', `/scholarship_payments/${id}/reset_export`).send({});
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     expect(reset.body).toMatchObject({ exported_timestamp: null, exported_user: null });
     const events = (await api('get', '/logging?per_page=5', admin.token)).body.data as { le_message: string }[];
-    // When it was exported, as staff read times (DD-MM-YYYY HH:mm), and by whom.
-    expect(events.find((e) => e.le_message.startsWith('Reset Export'))?.le_message).toMatch(/\(was exported \d{2}-\d{2}-\d{4} \d{2}:\d{2} by Test User\)$/);
+    // When it was exported, as staff read times (DD-MM-YYYY HH:mm), by whom, and in which export's file.
+    expect(events.find((e) => e.le_message.startsWith('Reset Export'))?.le_message).toMatch(
+      new RegExp(`\\(was exported \\d{2}-\\d{2}-\\d{4} \\d{2}:\\d{2} by Test User in export ${String(first.headers['x-export-id'])}\\)$`),
+    );
     const again = await download('/scholarship_payments/export_payments', { ids: [id] });
     expect(again.status).toBe(200);
     expect((await readSheet(again.body)).slice(1)).toHaveLength(1);
@@ -737,6 +740,50 @@ describe("scholarship payments: only a contract that may be paid is paid (decisi
     const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
     expect([res.status, res.body.message]).toEqual([409, `Nothing planned: The student of contract ${c.application_number} dropped out on 15-01-2026`]);
     expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(0);
+  });
+});
+
+describe('scholarship payments: a contract changed since planning; the execution date (decision 037)', () => {
+  const numberOf = async (id: number) => (await t.db.select({ n: scholarshipPayments.number }).from(scholarshipPayments).where(eq(scholarshipPayments.id, id)))[0]!.n;
+
+  it('pays no allowance outside the contract dates: a contract shortened after planning', async () => {
+    const c = await createContract(t.db, { student_id: student.id, start_date: '2041-09-01', end_date: '2043-08-31' });
+    const late = await planned({ contract_id: c.id, scholarship_payment_type_id: 3, planned_date: '2043-05-01', period: '2043-05' });
+    const milestone = await planned({ contract_id: c.id, planned_date: '2043-05-01', period: 'Y2' });
+    await t.db.update(contracts).set({ end_date: '2042-08-31' }).where(eq(contracts.id, c.id));
+    const res = await api('post', `/scholarship_payments/${late.id}/create_payment`).send({});
+    expect([res.status, res.body.message]).toEqual([409, `No payment: The allowance of 01-05-2043 is outside contract ${c.application_number} (01-09-2041 to 31-08-2042)`]);
+    expect(await numberOf(late.id)).toBeNull();
+    // A milestone is the cohort's, dated by it: not held to the contract's dates.
+    expect((await api('post', `/scholarship_payments/${milestone.id}/create_payment`).send({})).status).toBe(200);
+  });
+
+  it("pays no university fee to a university that is no longer one of the contract's, and leaves a scheduled one out of the export", async () => {
+    const [old, next] = await t.db
+      .insert(universities)
+      .values(['OLD', 'NEW'].map((code) => ({ name: `University ${code}`, shortname: `U-${code}`, payment_holder_name: `Kasse ${code}`, payment_holder_iban: 'DE89370400440532013000', payment_holder_swift: 'COBADEFFXXX', payment_holder_address: 'Str. 1', payment_bank_address: 'Bank', payment_amount: '500' })))
+      .returning();
+    const c = await createContract(t.db, { student_id: student.id, y1_university_id: old!.id, y2_university_id: old!.id });
+    const inv = await feeInvoice(c.id, { year: 2, number: `INV-U-${c.id}`, invoice_date: '2026-01-01' });
+    const fee = { contract_id: c.id, scholarship_payment_type_id: 2, linked_invoice_id: inv.id, university_id: old!.id, amount: '500.00' };
+    const [scheduled] = await exportable(1, fee);
+    const unscheduled = await planned(fee);
+    await t.db.update(contracts).set({ y2_university_id: next!.id, y1_university_id: next!.id }).where(eq(contracts.id, c.id));
+    const res = await api('post', `/scholarship_payments/${unscheduled.id}/create_payment`).send({});
+    expect([res.status, res.body.message]).toEqual([409, `No payment: U-OLD is no longer a university of contract ${c.application_number}: plan the fee again`]);
+    const exported = await download('/scholarship_payments/export_payments', { ids: [scheduled] });
+    expect(exported.status).toBe(409);
+    expect(JSON.parse(exported.body.toString()).message).toContain(`${await numberOf(scheduled!)} (U-OLD is no longer a university of contract ${c.application_number}`);
+  });
+
+  it('asks the bank to execute a payment dated in the past today, not on its date', async () => {
+    const today = todayIn(t.ctx.env.APP_TIMEZONE);
+    const p = await planned({ planned_date: '2025-01-15' });
+    expect((await api('post', `/scholarship_payments/${p.id}/create_payment`).send({ payment_date: '2025-02-01' })).status).toBe(200);
+    const res = await download('/scholarship_payments/export_payments', { ids: [p.id] });
+    expect(res.status).toBe(200);
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xml.match(/<ReqdExctnDt>[^<]*<\/ReqdExctnDt>/g)).toEqual([`<ReqdExctnDt>${today}</ReqdExctnDt>`]);
   });
 });
 
