@@ -10,9 +10,10 @@ import {
   invoicesToPlan,
   splitInSemesters,
   toCents,
+  universityFeePeriod,
   whyContractStopped,
 } from '@app/contracts';
-import { contracts, invoices, scholarships, studentFees, type Tx } from '@app/db';
+import { contracts, invoices, scholarshipPayments, scholarships, studentFees, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
 
@@ -138,8 +139,41 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
       creation_user: actor.user.id,
       edit_user: actor.user.id,
     }));
+    // The university fee payments planned against the yearly invoice are split with it (decision 037); one already
+    // scheduled paid the university for the whole year, so the invoice stays whole.
+    const fees = await tx.select().from(scholarshipPayments).where(eq(scholarshipPayments.linked_invoice_id, invoice.id));
+    const scheduled = fees.find((f) => f.number !== null);
+    if (scheduled) {
+      throw new AppError(
+        'CONFLICT',
+        `Invoice "${invoice.document_reference ?? invoice.id}" cannot be split: the university fee ${scheduled.number} of its whole year is scheduled already`,
+      );
+    }
+    if (fees.length > 0) await tx.delete(scholarshipPayments).where(inArray(scholarshipPayments.id, fees.map((f) => f.id)));
     await tx.delete(invoices).where(eq(invoices.id, invoice.id));
     const inserted = await tx.insert(invoices).values(semesters).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
+    for (const fee of fees) {
+      const halves = splitInSemesters(fee.amount);
+      await tx.insert(scholarshipPayments).values(
+        inserted.map((semesterInvoice, k) => {
+          const day = addMonths(fee.planned_date, 6 * k);
+          return {
+            contract_id: contractId,
+            scholarship_payment_type_id: fee.scholarship_payment_type_id,
+            university_id: fee.university_id,
+            linked_invoice_id: semesterInvoice.id,
+            plan_key: fee.plan_key === null ? null : `U${semesterInvoice.id}`,
+            amount: halves[k]!,
+            planned_date: day,
+            period: universityFeePeriod(day),
+            description: `${fee.description ?? 'University fee'} semester ${k + 1}`,
+            comments: fee.comments,
+            creation_user: actor.user.id,
+            edit_user: actor.user.id,
+          };
+        }),
+      );
+    }
     await recordEvent(tx, {
       type: 'delete',
       message: `Deleted Invoice "${invoice.document_reference ?? invoice.id}": split into semesters`,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { contracts, invoices, studentFees } from '@app/db';
+import { and, eq } from 'drizzle-orm';
+import { contracts, invoices, scholarshipPayments, studentFees, universities } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { createContract, userWithToken } from '../../test/factories.js';
@@ -79,5 +79,44 @@ describe('contracts: Plan invoices and Switch to semester payment (issue 13 poin
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe('Switched to semester payment: 2 yearly invoice(s) split into 4 semester invoices over € 9.000,01');
     expect(await count(c.id)).toBe(5);
+  });
+
+  it('splits the university fees planned against a yearly invoice with it; one already scheduled keeps the invoice whole (decision 037)', async () => {
+    const c = await contractWithFees();
+    await t.db.update(universities).set({ payment_amount: '1000.01' }).where(eq(universities.id, c.y1_university_id));
+    await api(`/contracts/${c.id}/plan_invoices`).send({});
+    expect((await api(`/contracts/${c.id}/plan_scholarship_payments`).send({})).status).toBe(200);
+    const fees = async () =>
+      (await t.db.select().from(scholarshipPayments).where(and(eq(scholarshipPayments.contract_id, c.id), eq(scholarshipPayments.scholarship_payment_type_id, 2)))).sort((a, b) => a.planned_date.localeCompare(b.planned_date));
+    expect((await fees()).map((f) => f.amount)).toEqual(['1000.01', '1000.01']);
+
+    const res = await api(`/contracts/${c.id}/switch_to_semester_payment`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const split = await fees();
+    expect(split.map((f) => [f.amount, f.description])).toEqual([
+      ['500.01', 'University fee year 1 semester 1'],
+      ['500.00', 'University fee year 1 semester 2'],
+      ['500.01', 'University fee year 2 semester 1'],
+      ['500.00', 'University fee year 2 semester 2'],
+    ]);
+    // Each settles its own semester invoice, and planning again plans no fee twice.
+    const semesterInvoices = await t.db.select().from(invoices).where(and(eq(invoices.contract_id, c.id), eq(invoices.document_type_id, 5)));
+    expect(split.map((f) => semesterInvoices.find((i) => i.id === f.linked_invoice_id)?.semester)).toEqual([1, 2, 1, 2]);
+    expect((await api(`/contracts/${c.id}/plan_scholarship_payments`).send({})).body.message).toMatch(/^Nothing to plan/);
+    expect(await fees()).toHaveLength(4);
+  });
+
+  it('refuses to split a yearly invoice whose university fee is scheduled already, and changes nothing', async () => {
+    const c = await contractWithFees();
+    await t.db.update(universities).set({ payment_amount: '800.00' }).where(eq(universities.id, c.y1_university_id));
+    await api(`/contracts/${c.id}/plan_invoices`).send({});
+    await api(`/contracts/${c.id}/plan_scholarship_payments`).send({});
+    const [fee] = await t.db.select().from(scholarshipPayments).where(and(eq(scholarshipPayments.contract_id, c.id), eq(scholarshipPayments.scholarship_payment_type_id, 2))).orderBy(scholarshipPayments.planned_date);
+    await t.db.update(scholarshipPayments).set({ number: `S-T-${c.id}`, payment_date: '2026-10-01' }).where(eq(scholarshipPayments.id, fee!.id));
+    const before = await count(c.id);
+    const res = await api(`/contracts/${c.id}/switch_to_semester_payment`).send({});
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(new RegExp(`cannot be split: the university fee S-T-${c.id} of its whole year is scheduled already$`));
+    expect(await count(c.id)).toBe(before);
   });
 });
