@@ -51,14 +51,37 @@ const editable = {
   allow_overpayment: z.boolean({ error: 'allow_overpayment must be true or false' }).optional(),
 };
 
-/** Spec §4/§5: a new payment starts with commission 0. */
-export const InvoicePaymentCreateSchema = z.object({
-  ...editable,
-  commission: editable.commission.default(0),
-  paid_by_shopify: editable.paid_by_shopify.default(false),
-});
+export const COMMISSION_ABOVE_AMOUNT = 'Commission cannot be more than the amount paid';
 
-export const InvoicePaymentUpdateSchema = z.object(editable).partial().extend({ id: z.number().int().positive() });
+/**
+ * The shop's commission comes out of the amount paid: more would make the net amount negative (the database
+ * checks it too). Either missing passes: an edit of one is compared with the other as stored, by the API.
+ */
+export const commissionWithinAmount = (v: { amount_paid?: number | null; commission?: number | null }): boolean =>
+  v.amount_paid === undefined || v.amount_paid === null || v.commission === undefined || v.commission === null || v.commission <= v.amount_paid;
+
+const commissionRule = {
+  message: COMMISSION_ABOVE_AMOUNT,
+  path: ['commission'],
+  // Not when the body is no object at all (an issue at its root), nor when either amount is itself wrong.
+  when: ({ issues }: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+    !issues.some((i) => !i.path?.length || ['amount_paid', 'commission'].includes(String(i.path[0]))),
+};
+
+/** Spec §4/§5: a new payment starts with commission 0. */
+export const InvoicePaymentCreateSchema = z
+  .object({
+    ...editable,
+    commission: editable.commission.default(0),
+    paid_by_shopify: editable.paid_by_shopify.default(false),
+  })
+  .refine(commissionWithinAmount, commissionRule);
+
+export const InvoicePaymentUpdateSchema = z
+  .object(editable)
+  .partial()
+  .extend({ id: z.number().int().positive() })
+  .refine(commissionWithinAmount, commissionRule);
 
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 

@@ -54,6 +54,8 @@ export const invoicePayments = pgTable(
   (t) => [
     check('invoice_payments_amount_check', sql`${t.amount_paid} > 0`),
     check('invoice_payments_commission_check', sql`${t.commission} >= 0`),
+    // The shop's commission comes out of the amount paid: the net amount is never negative (migration 0035).
+    check('invoice_payments_commission_within_amount_check', sql`${t.commission} <= ${t.amount_paid}`),
     // The invoice's and the contract's paid amounts are sums over this index.
     index('invoice_payments_invoice_idx').on(t.invoice_id, t.id),
     // A contract's paid amount, summed from the index alone (index-only), for one contract or, in contract order,

@@ -1,6 +1,6 @@
 import { eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, formatMoney, invoicePaymentActions, invoicePaymentResource } from '@app/contracts';
+import { AppError, COMMISSION_ABOVE_AMOUNT, commissionWithinAmount, formatMoney, invoicePaymentActions, invoicePaymentResource, todayIn } from '@app/contracts';
 import { contracts, invoicePayments, invoices, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
@@ -65,7 +65,17 @@ async function checkPayment(tx: Tx, invoiceId: number, amount: number, alreadyPa
   }
 }
 
+/** The payment's money and date, what its confirmation is about: a change of one makes a stored PDF stale. */
+const confirmedFields = ['amount_paid', 'commission', 'payment_date'] as const;
+
 export function invoicePaymentModule(ctx: AppContext): ResourceModule {
+  /** A payment is booked when the money has come in: a date after today (office time zone) is a typo. */
+  const checkPaymentDate = (date: unknown): void => {
+    if (typeof date === 'string' && date > todayIn(ctx.env.APP_TIMEZONE)) {
+      throw new AppError('BAD_REQUEST', 'Invalid input: payment_date', { payment_date: ['Payment date cannot be in the future'] });
+    }
+  };
+
   const service = createCrudService(ctx.db, {
     resource: invoicePaymentResource,
     table: p,
@@ -109,6 +119,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     hooks: {
       beforeCreate: async (tx, values, actor) => {
         const { allow_overpayment, ...rest } = values;
+        checkPaymentDate(rest.payment_date);
         await checkPayment(tx, Number(rest.invoice_id), Number(rest.amount_paid), 0, allow_overpayment === true);
         // The number is taken in this transaction: a failure gives it back (DESIGN §11).
         const { number } = await nextNumber(tx, 'invoice_payment', Number(String(rest.payment_date).slice(0, 4)));
@@ -116,10 +127,24 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
       },
       beforeUpdate: async (tx, changes, current) => {
         const { allow_overpayment, ...rest } = changes;
+        // A stored date is not checked again: only the one being set.
+        if (rest.payment_date !== undefined && rest.payment_date !== current.payment_date) checkPaymentDate(rest.payment_date);
+        // The schema compares the two when both are sent; one alone is compared with the other as stored.
+        if (!commissionWithinAmount({ amount_paid: Number(rest.amount_paid ?? current.amount_paid), commission: Number(rest.commission ?? current.commission) })) {
+          throw new AppError('BAD_REQUEST', 'Invalid input: commission', { commission: [COMMISSION_ABOVE_AMOUNT] });
+        }
         if (rest.amount_paid !== undefined && Number(rest.amount_paid) > Number(current.amount_paid)) {
           await checkPayment(tx, Number(current.invoice_id), Number(rest.amount_paid), Number(current.amount_paid), allow_overpayment === true);
         }
         return rest;
+      },
+      // The stored confirmation PDF shows the old amount or date: the payment lets go of it in the edit's
+      // transaction, so send_email renders a new one (and download_pdf says none exists yet). The event records
+      // the edit as made; the old file stays in stored_files, like one replaced by create_pdf.
+      afterChange: async (tx, change) => {
+        if (change.op === 'update' && confirmedFields.some((f) => f in change.changed)) {
+          await tx.update(p).set({ pdf_file_id: null, pdf_filename: null, pdf_timestamp: null, pdf_user: null }).where(eq(p.id, change.id));
+        }
       },
     },
   });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { invoicePaymentResource } from '@app/contracts';
+import { invoicePaymentResource, todayIn } from '@app/contracts';
 import { invoicePayments, invoices, logEvents, outbox } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
@@ -68,10 +68,10 @@ describe('invoice payments: fields, numbers and net amount', () => {
   it('answers the spec fields with invoice, contract and student, commission 0 and a P-number of the payment year', async () => {
     const { contract, student } = await contractWithStudent();
     const inv = await numbered(contract.id, '500.00');
-    const row = await pay(inv.id, 100, { payment_date: '2031-02-03' });
+    const row = await pay(inv.id, 100, { payment_date: '2019-02-03' });
     expect(Object.keys(row).sort()).toEqual(Object.keys(invoicePaymentResource.schema.shape).sort());
     expect(row).toMatchObject({
-      number: 'P2031-00001',
+      number: 'P2019-00001',
       invoice_id: inv.id,
       invoice: inv.number,
       contract_id: contract.id,
@@ -86,7 +86,7 @@ describe('invoice payments: fields, numbers and net amount', () => {
       payment_confirmation_timestamp: null,
       pdf_filename: null,
     });
-    expect((await pay(inv.id, 1, { payment_date: '2031-12-31' })).number).toBe('P2031-00002');
+    expect((await pay(inv.id, 1, { payment_date: '2019-12-31' })).number).toBe('P2019-00002');
   });
 
   it('computes the net amount in the database, exact for awkward values, and again when either part changes', async () => {
@@ -115,6 +115,60 @@ describe('invoice payments: fields, numbers and net amount', () => {
     expect(unknown.status).toBe(400);
     expect(Object.keys(unknown.body.errors)).toEqual(['invoice_id']);
     expect(await t.db.select().from(invoicePayments).innerJoin(invoices, eq(invoices.id, invoicePayments.invoice_id)).where(eq(invoices.contract_id, contract.id))).toHaveLength(0);
+  });
+
+  it('refuses a commission above the amount paid with 400 naming commission, on create and on an edit of either, and changes nothing', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const COMMISSION = { commission: ['Commission cannot be more than the amount paid'] };
+    const created = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: '2026-03-10', amount_paid: 10, commission: 10.01 });
+    expect(created.status, created.text).toBe(400);
+    expect(created.body.errors).toEqual(COMMISSION);
+    // All of it kept by the shop is still a payment: net amount 0.
+    const row = await pay(inv.id, 10, { commission: 10 });
+    expect(row.net_amount).toBe(0);
+    // An edit of one of the two is compared with the other as stored.
+    for (const changes of [{ amount_paid: 9.99 }, { commission: 10.01 }, { amount_paid: 5, commission: 6 }]) {
+      const res = await update(row.id, changes);
+      expect(res.status, JSON.stringify(changes)).toBe(400);
+      expect(res.body.errors, JSON.stringify(changes)).toEqual(COMMISSION);
+    }
+    expect(await payment(row.id)).toMatchObject({ amount_paid: 10, commission: 10, net_amount: 0, edit_timestamp: row.edit_timestamp });
+    expect(await t.db.select().from(invoicePayments).where(eq(invoicePayments.invoice_id, inv.id))).toHaveLength(1);
+    expect((await update(row.id, { amount_paid: 20, commission: 20 })).body).toMatchObject({ amount_paid: 20, commission: 20, net_amount: 0 });
+  });
+
+  it('keeps the commission within the amount paid in the database too (invoice_payments_commission_within_amount_check)', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const values = { number: `PC-${inv.id}`, invoice_id: inv.id, payment_date: '2026-03-10', amount_paid: '10.00' };
+    const within = { cause: { constraint: 'invoice_payments_commission_within_amount_check' } };
+    await expect(t.db.insert(invoicePayments).values({ ...values, commission: '10.01' })).rejects.toMatchObject(within);
+    const [row] = await t.db.insert(invoicePayments).values({ ...values, commission: '10.00' }).returning();
+    await expect(t.db.update(invoicePayments).set({ amount_paid: '9.99' }).where(eq(invoicePayments.id, row!.id))).rejects.toMatchObject(within);
+  });
+
+  it('refuses a payment date after today (office time zone) with 400 naming payment_date, on create and on edit; today and past dates are fine', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const today = todayIn(t.ctx.env.APP_TIMEZONE);
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const FUTURE = { payment_date: ['Payment date cannot be in the future'] };
+    for (const date of ['2099-12-31', tomorrow]) {
+      const res = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: date, amount_paid: 5 });
+      expect(res.status, date).toBe(400);
+      expect(res.body.errors, date).toEqual(FUTURE);
+    }
+    const row = await pay(inv.id, 5, { payment_date: today });
+    expect(row.payment_date).toBe(today);
+    expect((await pay(inv.id, 5, { payment_date: '1999-12-31' })).number).toBe('P1999-00001');
+    const edit = await update(row.id, { payment_date: tomorrow });
+    expect(edit.status).toBe(400);
+    expect(edit.body.errors).toEqual(FUTURE);
+    expect(await payment(row.id)).toMatchObject({ payment_date: today, edit_timestamp: row.edit_timestamp });
+    expect((await update(row.id, { payment_date: '2020-02-29' })).body).toMatchObject({ payment_date: '2020-02-29' });
+    // The refused payments took no number of their year.
+    expect((await pay(inv.id, 5, { payment_date: today })).number).toBe(`P${today.slice(0, 4)}-${String(Number(row.number.slice(-5)) + 1).padStart(5, '0')}`);
   });
 
   it('records every change field by field in the event log', async () => {
@@ -317,6 +371,50 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const stamped = await waitFor('confirmation stamped', () => payment(row.id), (r) => r.payment_confirmation_timestamp !== null);
     expect(stamped.payment_confirmation_user).toBe('Test User');
     expect(stamped.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+  });
+
+  it('an edit of amount, commission or payment date drops the stored PDF (recorded as the edit): download is a 409 until send_email renders the new one', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '2000.00');
+    const row = await pay(inv.id, 100, { payment_date: '2026-03-12' });
+    const createPdf = async () => expect((await api('post', `/invoice_payments/${row.id}/create_pdf`, developer.token).send({})).body.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+    const sendEmail = async () => {
+      const count = smtp.received.length;
+      const res = await api('post', `/invoice_payments/${row.id}/send_email`).send({});
+      expect(res.status, res.text).toBe(200);
+      return pdfText((await smtp.waitForMessages(count + 1))[count]!.attachments[0]!.content);
+    };
+    const download = () => api('post', `/invoice_payments/${row.id}/download_pdf`).send({});
+    await createPdf();
+    expect(await sendEmail()).toContain('100,00');
+    await waitFor('confirmation stamped', () => payment(row.id), (r) => r.payment_confirmation_timestamp !== null);
+
+    const edited = await update(row.id, { amount_paid: 123.45 });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({ amount_paid: 123.45, pdf_filename: null, pdf_timestamp: null });
+    const [event] = await t.db
+      .select()
+      .from(logEvents)
+      .where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, row.id)))
+      .orderBy(desc(logEvents.id))
+      .limit(1);
+    expect(event!.changes).toEqual({ amount_paid: { old: 100, new: 123.45 } });
+    const before = await download();
+    expect(before.status).toBe(409);
+    expect(before.body.message).toBe('No PDF has been created for this payment yet');
+    const sent = await sendEmail();
+    expect(sent).toContain('123,45');
+    expect((await payment(row.id)).pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+    expect(pdfText((await download().buffer(true).parse(binaryParser)).body as Buffer)).toContain('123,45');
+
+    // A comment keeps the PDF; the commission and the payment date drop it like the amount.
+    expect((await update(row.id, { comments: 'Checked' })).body.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
+    for (const changes of [{ commission: 3.45 }, { payment_date: '2026-03-13' }]) {
+      expect((await update(row.id, changes)).body, JSON.stringify(changes)).toMatchObject({ ...changes, pdf_filename: null });
+      expect((await download()).status, JSON.stringify(changes)).toBe(409);
+      await createPdf();
+    }
+    expect(pdfText((await download().buffer(true).parse(binaryParser)).body as Buffer)).toContain('13-03-2026');
   });
 
   it('batch Send Payment Confirmation previews without queuing anything, then queues one mail per payment', async () => {
