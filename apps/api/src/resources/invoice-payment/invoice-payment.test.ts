@@ -27,6 +27,9 @@ beforeAll(async () => {
   expect(res.status, res.text).toBe(200);
 });
 const api = (method: 'get' | 'post' | 'put' | 'delete', path: string, token = user.token) => t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
+/** The newest event-log entry of a payment. */
+const lastEventOf = async (id: number) =>
+  (await t.db.select().from(logEvents).where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, id))).orderBy(desc(logEvents.id)).limit(1))[0];
 
 let seq = 0;
 async function contractWithStudent() {
@@ -176,12 +179,7 @@ describe('invoice payments: fields, numbers and net amount', () => {
     const inv = await numbered(contract.id, '80.00');
     const row = await pay(inv.id, 40);
     expect((await update(row.id, { commission: 1.5, comments: 'Card' })).status).toBe(200);
-    const [event] = await t.db
-      .select()
-      .from(logEvents)
-      .where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, row.id)))
-      .orderBy(desc(logEvents.id))
-      .limit(1);
+    const event = await lastEventOf(row.id);
     expect(event!.changes).toEqual({ commission: { old: 0, new: 1.5 }, comments: { old: null, new: 'Card' } });
     expect(event!.contract_id).toBe(contract.id);
   });
@@ -392,12 +390,7 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const edited = await update(row.id, { amount_paid: 123.45 });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body).toMatchObject({ amount_paid: 123.45, pdf_filename: null, pdf_timestamp: null });
-    const [event] = await t.db
-      .select()
-      .from(logEvents)
-      .where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, row.id)))
-      .orderBy(desc(logEvents.id))
-      .limit(1);
+    const event = await lastEventOf(row.id);
     expect(event!.changes).toEqual({ amount_paid: { old: 100, new: 123.45 } });
     const before = await download();
     expect(before.status).toBe(409);
