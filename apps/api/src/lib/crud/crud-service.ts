@@ -1,4 +1,4 @@
-import { and, asc, Column, count, desc, eq, getTableName, gte, inArray, is, lte, SQL, sql, type Placeholder, type Query } from 'drizzle-orm';
+import { and, asc, Column, count, desc, eq, getTableColumns, getTableName, gte, inArray, is, lte, SQL, sql, type Placeholder, type Query } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import {
   AppError,
@@ -273,6 +273,9 @@ const LIST_SHAPES_KEPT = 200;
 const ESTIMATE_TTL_MS = 10_000;
 
 export type CrudService = ReturnType<typeof createCrudService>;
+
+/** Columns every table has for its audit trail, not for what the record says. */
+const AUDIT_COLUMNS = new Set(['id', 'edit_timestamp', 'edit_user', 'creation_timestamp', 'creation_user', 'created_timestamp', 'created_user']);
 
 /**
  * The service of a resource: list, get, create, update (with stale-edit check and per-record rules), delete,
@@ -868,6 +871,15 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
   }
 
   const reference = (row: Row) => `"${referenceOf(resource, row)}"`;
+  /**
+   * What a record holds of its own (its table's columns, not its id and audit stamps): the values a create or
+   * delete event keeps, new or old, so that the log still tells what a deleted payment was (decision 036).
+   */
+  const ownColumns = Object.keys(getTableColumns(table as PgTable)).filter((k) => !AUDIT_COLUMNS.has(k));
+  const hidden = { secret: resource.secretFields, masked: resource.maskedFields };
+  const valuesOf = (row: Row) => Object.fromEntries(ownColumns.filter((k) => k in row).map((k) => [k, row[k]]));
+  const createdValues = (row: Row) => diffFields({}, valuesOf(row), hidden);
+  const deletedValues = (row: Row) => diffFields(row, Object.fromEntries(Object.keys(valuesOf(row)).map((k) => [k, null])), hidden);
   const event = (type: EventTypeKey, row: Row, user: SessionUser) => ({
     type,
     userId: user.id,
@@ -881,7 +893,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
    * changes). The caller records the event: actions word it themselves.
    */
   async function applyChanges(tx: Tx, current: Row, values: Row, actor: Actor): Promise<FieldChanges> {
-    const changed = diffFields(current, values, { secret: resource.secretFields, masked: resource.maskedFields });
+    const changed = diffFields(current, values, hidden);
     if (Object.keys(changed).length === 0) return changed;
     await tx
       .update(table)
@@ -1051,7 +1063,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           .returning({ id: table.id });
         const id = Number(inserted?.id);
         const row = await get(id, tx);
-        await recordEvent(tx, { ...event('create', row, actor.user), message: `Created ${resource.title} ${reference(row)}` });
+        await recordEvent(tx, { ...event('create', row, actor.user), message: `Created ${resource.title} ${reference(row)}`, changes: createdValues(row) });
         await hooks.afterChange?.(tx, { op: 'create', id, row }, actor);
         return { id };
       });
@@ -1100,7 +1112,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           if (reason) throw new AppError('CONFLICT', reason);
           await hooks.beforeDelete?.(tx, row, actor);
           await tx.delete(table).where(eq(table.id, id));
-          await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}` });
+          await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}`, changes: deletedValues(row) });
           await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);
         });
       } catch (err) {

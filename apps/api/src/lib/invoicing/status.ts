@@ -84,7 +84,9 @@ export function statusLinesQuery(
         eq(i.is_creditnote, false),
         sql`${i.invoice_date} <= ${asOf}::date`,
         options.types ? inArray(i.document_type_id, [...options.types]) : undefined,
-        options.openOnly ? sql`${selection.open} > 0` : undefined,
+        // Open, and of a contract that owes something: an invoice open on its own is not due when the contract's
+        // credit (another invoice paid, then credited: decision 036) covers it.
+        options.openOnly ? sql`${selection.open} > 0 and ${contractTotals(i.contract_id, asOf).open} > 0` : undefined,
       ),
     )
     .orderBy(

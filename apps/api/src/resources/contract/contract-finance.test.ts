@@ -171,6 +171,15 @@ describe('exports over a filtered set of contracts', () => {
     expect(rows[0]!['Due Date']).toBeInstanceOf(Date);
   });
 
+  it("Payments_Due.xlsx leaves out a contract whose credit covers its open invoices (another paid, then credited)", async () => {
+    const { student, pf, admin } = await contractWithHistory();
+    // The paid participation fee credited in full: the student is owed its payment, more than the open admin fee.
+    await t.db.insert(invoices).values({ contract_id: pf.contract_id, year: 1, semester: 0, amount: pf.amount, description: 'Withdrawn', number: `CN-${pf.number}`, invoice_date: '2026-06-01', document_type_id: 6, linked_invoice_id: pf.id });
+    const res = await post('/contracts/download_payments_due', { filter: { student_id: student.id } });
+    expect(res.status).toBe(200);
+    expect((await sheetRows(res.body as Buffer)).rows.map((r) => r['Invoice Number'])).not.toContain(admin.number);
+  });
+
   it('Contracts.xlsx keeps working with the money columns', async () => {
     const { student } = await contractWithHistory();
     const res = await post('/contracts/download_report', { filter: { student_id: student.id } });

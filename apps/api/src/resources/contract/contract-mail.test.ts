@@ -196,6 +196,21 @@ describe('send payment info and request payment info for a refund', () => {
     expect(mails[1]!.text_body).toContain('(Semester cancelled)');
   });
 
+  it("asks for what is open less the contract's credit (an invoice paid, then credited), and for nothing when the credit covers it", async () => {
+    const { contract } = await contractFor();
+    const paid = await numberedInvoice(contract.id, '1000.00', 5);
+    await numberedInvoice(contract.id, '1000.00', 7);
+    await t.db.insert(invoicePayments).values({ number: `P-C-${contract.id}`, invoice_id: paid.id, payment_date: '2026-01-20', amount_paid: '1000.00' });
+    // 400 of the paid invoice credited: 600 of the other is still to pay.
+    await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '400.00', description: 'Credit', number: `CN-${paid.number}`, invoice_date: '2026-02-01', document_type_id: 6, linked_invoice_id: paid.id });
+    expect((await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({})).status).toBe(200);
+    expect((await mailsOf(contract.id)).at(-1)!.text_body).toContain('please transfer € 600,00');
+    // Credited in full: the student owes nothing, though the other invoice is open on its own.
+    await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '600.00', description: 'Credit', number: `CN-${paid.number}-2`, invoice_date: '2026-02-02', document_type_id: 6, linked_invoice_id: paid.id });
+    const covered = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
+    expect([covered.status, covered.body.message]).toEqual([409, `Contract ${contract.application_number} has nothing open to pay: its credit of € 1.000,00 covers what is open`]);
+  });
+
   it('the refund request answers 400 naming the field for a bad amount or a missing or bad reason, and queues nothing', async () => {
     const { contract } = await contractFor();
     const cases: [object, string][] = [

@@ -1,4 +1,4 @@
-import { AppError, contractActions, todayIn } from '@app/contracts';
+import { AppError, contractActions, formatMoney, todayIn } from '@app/contracts';
 import type { Tx } from '@app/db';
 import type { ActionImpl, ActionOutcome } from '../../lib/actions/types.js';
 import { recordAction } from '../../lib/actions/types.js';
@@ -78,20 +78,30 @@ export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
         () => [{ target: 'contract.pf_status_email_timestamp', id: Number(row.id) }],
       ),
     ),
-    // What is open and how to pay: the open invoices (earliest due first), the reference being the first's number.
+    // What is open and how to pay: the open invoices (earliest due first), the reference being the first's number,
+    // less the contract's credit (an invoice paid and then credited, decision 036): the student is never asked for
+    // money already paid.
     recordAction(contractActions.sendPaymentInfo, async (tx, actor, { row }) => {
-      const open = (await statusLines(tx, [Number(row.id)], today())).filter((l) => l.open > 0);
-      if (open.length === 0) throw new AppError('CONFLICT', `Contract ${String(row.application_number)} has nothing open to pay`);
+      const lines = await statusLines(tx, [Number(row.id)], today());
+      const open = lines.filter((l) => l.open > 0);
+      const credit = cents(lines.filter((l) => l.open < 0), 'open');
+      const total = Math.round((cents(open, 'open') + credit) * 100) / 100;
+      if (open.length === 0 || total <= 0) {
+        const covered = open.length > 0 ? `: its credit of ${formatMoney(-credit)} covers what is open` : '';
+        throw new AppError('CONFLICT', `Contract ${String(row.application_number)} has nothing open to pay${covered}`);
+      }
       open.sort((x, y) => (x.due_date ?? '9999').localeCompare(y.due_date ?? '9999'));
       const first = open[0]!;
-      const total = cents(open, 'open');
       return sendContractMail(ctx, tx, actor, row, 'payment_info_email', () => ({
         invoice: {
           number: open.map((l) => l.number).join(', '),
           date: first.invoice_date,
           due_date: first.due_date,
           description: first.description,
-          lines: open.map((l) => ({ description: `${l.number}: ${l.description}`, amount: l.open })),
+          lines: [
+            ...open.map((l) => ({ description: `${l.number}: ${l.description}`, amount: l.open })),
+            ...(credit < 0 ? [{ description: 'Credit on the contract (paid beyond what was invoiced)', amount: credit }] : []),
+          ],
           total,
           open_amount: total,
         },

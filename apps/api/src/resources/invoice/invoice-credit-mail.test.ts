@@ -272,6 +272,17 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     expect(await mailsOf(oldFee.id)).toEqual([]);
   });
 
+  it("sends no reminder when the contract's credit covers the expired invoice (another invoice paid, then credited)", async () => {
+    const { contract } = await contractFor();
+    const expired = await numbered(contract.id, { document_type_id: 1, amount: '300.00' }, '2020-02-10');
+    const paid = await numbered(contract.id, { document_type_id: 5, amount: '500.00' });
+    expect((await api('post', '/invoice_payments').send({ invoice_id: paid.id, payment_date: '2026-01-10', amount_paid: 500 })).status).toBe(201);
+    expect((await api('post', '/invoices').send({ linked_invoice_id: paid.id, amount: 500, description: 'Withdrawn' })).status).toBe(201);
+    const res = await api('post', `/invoices/${expired.id}/send_email`).send({ reminder: true });
+    expect([res.status, res.body.message]).toEqual([409, `Contract ${contract.application_number} owes nothing: its credit covers invoice ${expired.number}`]);
+    expect(await mailsOf(expired.id)).toEqual([]);
+  });
+
   it('is refused for a planned invoice (409) and for a Reader (403); a credit note can be mailed', async () => {
     const { contract } = await contractFor();
     const [p] = await t.db.insert(invoices).values({ contract_id: contract.id, year: 1, semester: 0, amount: '5.00', description: 'p', planned_date: '2026-01-01', document_reference: 'REF' }).returning();

@@ -20,7 +20,7 @@ import {
 import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
-import { invoiceFiguresOf } from '../../lib/invoicing/money.js';
+import { contractTotals, invoiceFiguresOf } from '../../lib/invoicing/money.js';
 import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
@@ -223,6 +223,15 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       return { changes, message: `Invoice ${number} of ${formatDate(invoiceDate)}`, amount: Number(row.amount) };
     }),
     recordAction(invoiceActions.sendEmail, async (tx, actor, { id, row }, input) => {
+      if (input.reminder) {
+        // An invoice open on its own while another, paid and then credited, left a credit that covers it: the
+        // student owes nothing (decision 036), so nothing is reminded.
+        const { open } = contractTotals(contracts.id);
+        const [balance] = await tx.select({ open: sql<string>`(${open})::text` }).from(contracts).where(eq(contracts.id, Number(row.contract_id)));
+        if (balance && Number(balance.open) <= 0) {
+          throw new AppError('CONFLICT', `Contract ${String(row.contract)} owes nothing: its credit covers invoice ${String(row.number)}`);
+        }
+      }
       const stored = await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');
       const data = await contractTemplateData(tx, Number(row.contract_id));
       if (!data.student.email?.trim()) throw new AppError('CONFLICT', 'The student has no e-mail address');

@@ -30,6 +30,22 @@ describe('events written with the change', () => {
     expect(events[1]!.changes).toEqual({ cntry_name: { old: 'Eventland', new: 'Eventland Two' } });
     expect(events[1]!.le_message).toBe('Updated Country "EVT": cntry_name "Eventland" → "Eventland Two"');
     expect(events[2]!.le_message).toBe('Deleted Country "EVT"');
+    // What was created and what was deleted stay in the log (decision 036): a deleted record's values are not lost.
+    expect(events[0]!.changes).toEqual({ cntry_code: { old: null, new: 'EVT' }, cntry_name: { old: null, new: 'Eventland' } });
+    expect(events[2]!.changes).toEqual({ cntry_code: { old: 'EVT', new: null }, cntry_name: { old: 'Eventland Two', new: null } });
+  });
+
+  it("keeps a created and a deleted student's bank number masked in the log", async () => {
+    const created = await api('post', '/students').send({
+      first_name: 'Ada', last_name: 'Log', address: 'Weg 1', zip: '10115', city: 'Berlin', cntry_id: (await createCountry(t.db)).id,
+      birth_date: '2000-01-01', email_address: 'ada.log@example.org', payment_bank_iban: 'DE89370400440532013000',
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await api('delete', `/students/${created.body.id as number}`)).status).toBe(204);
+    const [made, gone] = (await eventsOf(created.body.id as number)).filter((e) => e.resource === 'student');
+    expect(made!.changes).toMatchObject({ last_name: { old: null, new: 'Log' }, payment_bank_iban: { old: null, new: 'DE89…3000' } });
+    expect(gone!.changes).toMatchObject({ last_name: { old: 'Log', new: null }, payment_bank_iban: { old: 'DE89…3000', new: null } });
+    expect(JSON.stringify([made!.changes, gone!.changes])).not.toContain('370400440532');
   });
 
   it('keeps a bank number’s change with its first and last four characters only, and never a password', async () => {

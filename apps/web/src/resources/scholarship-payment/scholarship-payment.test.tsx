@@ -171,7 +171,7 @@ describe('scholarship payment details', () => {
     const reset = await screen.findByRole('button', { name: 'Reset Export' });
     await user.click(reset);
     const confirm = await screen.findByRole('dialog');
-    expect(confirm).toHaveTextContent(/exported to the bank again/);
+    expect(confirm).toHaveTextContent(/Only when the bank did not carry it out: .* the payee is paid twice/);
     await user.click(within(confirm).getByRole('button', { name: /Reset Export|Yes/ }));
     await waitFor(() => expect(api.sent('POST /scholarship_payments/3/reset_export')).toHaveLength(1));
   });
