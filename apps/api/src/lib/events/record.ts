@@ -18,16 +18,24 @@ export interface EventInput {
  * the change are committed together or not at all (DESIGN §8).
  */
 export async function recordEvent(db: DbOrTx, event: EventInput): Promise<void> {
-  await db.insert(logEvents).values({
-    eventtype_id: EVENT_TYPE_IDS[event.type],
-    le_message: escapeControls(event.message),
-    usr_id: event.userId ?? null,
-    student_id: event.studentId ?? null,
-    contract_id: event.contractId ?? null,
-    resource: event.resource ?? null,
-    record_id: event.recordId ?? null,
-    changes: event.changes ?? null,
-  });
+  await recordEvents(db, [event]);
+}
+
+/** Several events in one statement (an export's one per payment). */
+export async function recordEvents(db: DbOrTx, events: readonly EventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(logEvents).values(
+    events.map((event) => ({
+      eventtype_id: EVENT_TYPE_IDS[event.type],
+      le_message: escapeControls(event.message),
+      usr_id: event.userId ?? null,
+      student_id: event.studentId ?? null,
+      contract_id: event.contractId ?? null,
+      resource: event.resource ?? null,
+      record_id: event.recordId ?? null,
+      changes: event.changes ?? null,
+    })),
+  );
 }
 
 export const MASK = '***';

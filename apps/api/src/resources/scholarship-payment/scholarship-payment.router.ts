@@ -8,6 +8,7 @@ import {
   FILE_MESSAGE_HEADER,
   formatDate,
   formatDateTime,
+  formatMoney,
   paymentDateOf,
   SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
@@ -37,7 +38,7 @@ import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { createCrudService, moneyValue, type Join, type Row } from '../../lib/crud/crud-service.js';
-import { recordEvent } from '../../lib/events/record.js';
+import { recordEvent, recordEvents } from '../../lib/events/record.js';
 import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
@@ -131,6 +132,8 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
       description: sp.description,
       type: scholarshipPaymentTypes.name,
       contract: contracts.application_number,
+      contract_id: sp.contract_id,
+      student_id: contracts.student_id,
       contract_active: contracts.active,
       contract_status_id: contracts.contract_status_id,
       contract_status_date: contracts.contract_status_date,
@@ -392,6 +395,19 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         userId,
         message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}`,
       });
+      // And one per payment, in its contract's and student's history: where a payee asking "was I paid?" looks.
+      await recordEvents(
+        tx,
+        rows.map((r) => ({
+          type: 'export',
+          userId,
+          studentId: r.student_id,
+          contractId: r.contract_id,
+          resource: 'scholarship_payment',
+          recordId: r.id,
+          message: `Exported ${r.number} (${formatMoney(r.amount)} to ${r.payee_name}) to the bank in export ${exp!.id}`,
+        })),
+      );
       const leftOut = refused.length > 0 ? `; left out (not exported): ${refusedText}` : '';
       return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${total}${leftOut}` };
     });

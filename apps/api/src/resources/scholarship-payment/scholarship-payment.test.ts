@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { isValidBIC, isValidIBAN } from 'ibantools';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { scholarshipPaymentResource, todayIn } from '@app/contracts';
-import { contracts, countries, documentCounters, invoices, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
+import { EVENT_TYPE_IDS, scholarshipPaymentResource, todayIn } from '@app/contracts';
+import { contracts, countries, documentCounters, invoices, logEvents, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
@@ -358,6 +358,10 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     const [id] = await exportable(1);
     const first = await download('/scholarship_payments/export_payments', { ids: [id] });
     expect(first.status).toBe(200);
+    // The export is in the payment's contract's and student's history too.
+    const [exported] = await t.db.select().from(logEvents).where(and(eq(logEvents.resource, 'scholarship_payment'), eq(logEvents.record_id, id!), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.export)));
+    expect(exported).toMatchObject({ contract_id: contract.id, student_id: student.id, usr_id: user.id });
+    expect(exported!.le_message).toMatch(new RegExp(`^Exported S\\d{4}-\\d{5} \\(€ [\\d.,]+ to Łukasz Wiśniewski-Żółć\\) to the bank in export ${String(first.headers['x-export-id'])}$`));
     expect((await api('post', `/scholarship_payments/${id}/reset_export`, reader.token).send({})).status).toBe(403);
     const reset = await api('post', `/scholarship_payments/${id}/reset_export`).send({});
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
