@@ -3,7 +3,10 @@ import ExcelJS from 'exceljs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { columnTexts, contractData, contractReferences, countryId, createRecord, login, studentData, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
 
-/** A student with bank data, a contract of intake 2039 and three planned payments (two milestones, one allowance). */
+/**
+ * A student with bank data, a contract of intake 2039 (running 2039–2041: an allowance is paid only within the
+ * contract's dates, decision 037) and three planned payments (two milestones, one allowance).
+ */
 async function arrange(request: APIRequestContext, suffix: string) {
   const refs = await contractReferences(request, suffix);
   const studentId = await createRecord(request, 'students', {
@@ -11,7 +14,7 @@ async function arrange(request: APIRequestContext, suffix: string) {
     payment_bank_iban: VALID_IBAN,
     payment_bank_swift: VALID_BIC,
   });
-  const contractId = await createRecord(request, 'contracts', { ...contractData(refs, studentId, `SP-${suffix}`), intake: 2039 });
+  const contractId = await createRecord(request, 'contracts', { ...contractData(refs, studentId, `SP-${suffix}`), intake: 2039, start_date: '2039-09-01', end_date: '2041-08-31' });
   const payments = [
     { scholarship_payment_type_id: 1, amount: 1500.1, planned_date: '2039-10-01', period: 'Y1' },
     { scholarship_payment_type_id: 1, amount: 1250.25, planned_date: '2040-10-01', period: 'Y2' },
