@@ -15,7 +15,7 @@ import {
 } from '@app/contracts';
 import { contracts, invoices, scholarshipPayments, scholarships, studentFees, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
-import { recordEvent } from '../events/record.js';
+import { recordEvent, recordEvents } from '../events/record.js';
 
 /** What planning did: the action's message, and the total the batch preview adds up. */
 export interface PlanOutcome {
@@ -28,7 +28,8 @@ export interface PlanOutcome {
  * Plan invoices of a contract (issue 13 point 3) in the caller's transaction, the contract locked by it: from the
  * student-fee row of the contract's intake and scholarship, the invoices `invoicesToPlan` says are missing.
  * Planning twice plans nothing new. A contract without a student-fee row is refused (409 naming intake and
- * scholarship), and so is one that takes no more invoices (not active, offer rejected, dropped out: decision 035). Lives in lib so the contract module (its action) and the invoice module can both use it.
+ * scholarship), and so is one that takes no more invoices (not active, offer rejected, dropped out: decision
+ * 035). Lives in lib so the contract module (its action) and the invoice module can both use it.
  */
 export async function planContractInvoices(tx: Tx, actor: Actor, contractId: number): Promise<PlanOutcome> {
   const [contract] = await tx
@@ -152,9 +153,19 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
     if (fees.length > 0) await tx.delete(scholarshipPayments).where(inArray(scholarshipPayments.id, fees.map((f) => f.id)));
     await tx.delete(invoices).where(eq(invoices.id, invoice.id));
     const inserted = await tx.insert(invoices).values(semesters).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
+    const feeEvent = (type: 'create' | 'delete', recordId: number, message: string) => ({
+      type,
+      message,
+      userId: actor.user.id,
+      studentId: contract.student_id,
+      contractId,
+      resource: 'scholarship_payment',
+      recordId,
+    });
+    await recordEvents(tx, fees.map((f) => feeEvent('delete', f.id, `Deleted Scholarship Payment "${f.period ?? f.id}": split into semesters with its invoice`)));
     for (const fee of fees) {
       const halves = splitInSemesters(fee.amount);
-      await tx.insert(scholarshipPayments).values(
+      const made = await tx.insert(scholarshipPayments).values(
         inserted.map((semesterInvoice, k) => {
           const day = addMonths(fee.planned_date, 6 * k);
           return {
@@ -172,7 +183,8 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
             edit_user: actor.user.id,
           };
         }),
-      );
+      ).returning({ id: scholarshipPayments.id, period: scholarshipPayments.period });
+      await recordEvents(tx, made.map((m) => feeEvent('create', m.id, `Created Scholarship Payment "${m.period ?? m.id}" (planned, semester)`)));
     }
     await recordEvent(tx, {
       type: 'delete',

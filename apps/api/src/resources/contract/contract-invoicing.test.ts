@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { contracts, invoices, scholarshipPayments, studentFees, universities } from '@app/db';
+import { contracts, invoices, logEvents, scholarshipPayments, studentFees, universities } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { createContract, userWithToken } from '../../test/factories.js';
@@ -102,6 +102,10 @@ describe('contracts: Plan invoices and Switch to semester payment (issue 13 poin
     // Each settles its own semester invoice, and planning again plans no fee twice.
     const semesterInvoices = await t.db.select().from(invoices).where(and(eq(invoices.contract_id, c.id), eq(invoices.document_type_id, 5)));
     expect(split.map((f) => semesterInvoices.find((i) => i.id === f.linked_invoice_id)?.semester)).toEqual([1, 2, 1, 2]);
+    // The log tells it: two fee payments deleted with their yearly invoices, four made for the semesters.
+    const logged = (await t.db.select().from(logEvents).where(and(eq(logEvents.contract_id, c.id), eq(logEvents.resource, 'scholarship_payment')))).map((e) => e.le_message);
+    expect(logged.filter((m) => m.endsWith('split into semesters with its invoice'))).toHaveLength(2);
+    expect(logged.filter((m) => m.endsWith('(planned, semester)'))).toHaveLength(4);
     expect((await api(`/contracts/${c.id}/plan_scholarship_payments`).send({})).body.message).toMatch(/^Nothing to plan/);
     expect(await fees()).toHaveLength(4);
   });
