@@ -124,6 +124,16 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
   if (yearly.length === 0) return { message: 'The contract pays per semester; there was no planned yearly invoice to split', amount: 0, planned: [] };
 
   const planned: PlanOutcome['planned'] = [];
+  /** An event of the split, in the contract's and student's history. */
+  const splitEvent = (resource: 'invoice' | 'scholarship_payment', type: 'create' | 'delete', recordId: number, message: string) => ({
+    type,
+    message,
+    userId: actor.user.id,
+    studentId: contract.student_id,
+    contractId,
+    resource,
+    recordId,
+  });
   for (const invoice of yearly) {
     const halves = splitInSemesters(invoice.amount);
     const semesters = ([1, 2] as const).map((semester) => ({
@@ -153,18 +163,9 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
     if (fees.length > 0) await tx.delete(scholarshipPayments).where(inArray(scholarshipPayments.id, fees.map((f) => f.id)));
     await tx.delete(invoices).where(eq(invoices.id, invoice.id));
     const inserted = await tx.insert(invoices).values(semesters).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
-    const feeEvent = (type: 'create' | 'delete', recordId: number, message: string) => ({
-      type,
-      message,
-      userId: actor.user.id,
-      studentId: contract.student_id,
-      contractId,
-      resource: 'scholarship_payment',
-      recordId,
-    });
-    await recordEvents(tx, fees.map((f) => feeEvent('delete', f.id, `Deleted Scholarship Payment "${f.period ?? f.id}": split into semesters with its invoice`)));
+    await recordEvents(tx, fees.map((f) => splitEvent('scholarship_payment', 'delete', f.id, `Deleted Scholarship Payment "${f.period ?? f.id}": split into semesters with its invoice`)));
     for (const fee of fees) {
-      const halves = splitInSemesters(fee.amount);
+      const feeHalves = splitInSemesters(fee.amount);
       const made = await tx.insert(scholarshipPayments).values(
         inserted.map((semesterInvoice, k) => {
           const day = addMonths(fee.planned_date, 6 * k);
@@ -174,7 +175,7 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
             university_id: fee.university_id,
             linked_invoice_id: semesterInvoice.id,
             plan_key: fee.plan_key === null ? null : `U${semesterInvoice.id}`,
-            amount: halves[k]!,
+            amount: feeHalves[k]!,
             planned_date: day,
             period: universityFeePeriod(day),
             description: `${fee.description ?? 'University fee'} semester ${k + 1}`,
@@ -184,29 +185,13 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
           };
         }),
       ).returning({ id: scholarshipPayments.id, period: scholarshipPayments.period });
-      await recordEvents(tx, made.map((m) => feeEvent('create', m.id, `Created Scholarship Payment "${m.period ?? m.id}" (planned, semester)`)));
+      await recordEvents(tx, made.map((m) => splitEvent('scholarship_payment', 'create', m.id, `Created Scholarship Payment "${m.period ?? m.id}" (planned, semester)`)));
     }
-    await recordEvent(tx, {
-      type: 'delete',
-      message: `Deleted Invoice "${invoice.document_reference ?? invoice.id}": split into semesters`,
-      userId: actor.user.id,
-      studentId: contract.student_id,
-      contractId,
-      resource: 'invoice',
-      recordId: invoice.id,
-    });
-    for (const row of inserted) {
-      await recordEvent(tx, {
-        type: 'create',
-        message: `Created Invoice "${row.document_reference ?? row.id}" (planned, semester)`,
-        userId: actor.user.id,
-        studentId: contract.student_id,
-        contractId,
-        resource: 'invoice',
-        recordId: row.id,
-      });
-      planned.push({ id: row.id, document_reference: row.document_reference ?? '', amount: row.amount });
-    }
+    await recordEvents(tx, [
+      splitEvent('invoice', 'delete', invoice.id, `Deleted Invoice "${invoice.document_reference ?? invoice.id}": split into semesters`),
+      ...inserted.map((row) => splitEvent('invoice', 'create', row.id, `Created Invoice "${row.document_reference ?? row.id}" (planned, semester)`)),
+    ]);
+    planned.push(...inserted.map((row) => ({ id: row.id, document_reference: row.document_reference ?? '', amount: row.amount })));
   }
   const totalCents = planned.reduce((sum, r) => sum + toCents(r.amount), 0);
   return {
