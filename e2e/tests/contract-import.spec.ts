@@ -77,16 +77,21 @@ test('contracts are imported from the Excel template through the browser: previe
   await preview.getByRole('button', { name: 'Confirm' }).click();
 
   const run = page.getByRole('dialog', { name: 'Import Excel contracts' });
-  await expect(run.getByTestId('batch-status')).toHaveText('Finished: 1 of 1 done, 0 failed');
+  // The row the preview refused stays in the import, refused (decision 040).
+  await expect(run.getByTestId('batch-status')).toHaveText('Finished: 1 of 2 done, 1 failed');
+  await expect(run.getByRole('list', { name: 'Errors' })).toContainText('Error for row 3: IBAN: checksum wrong');
   const resultsDownload = page.waitForEvent('download');
   await run.getByRole('button', { name: 'Download results' }).click();
   const results = await resultsDownload;
   expect(results.suggestedFilename()).toBe(`Import_results_Import ${suffix}.xlsx`);
   const [resultHeader, ...lines] = await sheetRows(await readFile(await results.path()));
   expect(resultHeader!.slice(-2)).toEqual(['Result', 'Message']);
-  expect(lines).toHaveLength(1);
+  expect(lines).toHaveLength(2);
   expect(lines[0]![col('First Name') - 1]).toBe('Zoë');
-  expect(lines[0]!.slice(-2)).toEqual(['OK', 'Created student and contract']);
+  expect(lines.map((l) => l.slice(-2))).toEqual([
+    ['OK', 'Created student and contract'],
+    ['Error', 'Error for row 3: IBAN: checksum wrong'],
+  ]);
   await run.getByRole('button', { name: 'Done' }).click();
 
   // The imported contract is in the overview.

@@ -39,6 +39,8 @@ export const BatchRunSchema = z.object({
   totals: z.array(z.object({ group: z.string(), count: z.number().int(), amount: z.number() })),
   /** The dry run this run confirmed, if any. */
   source_run_id: z.number().int().nullable(),
+  /** What an import's preview says about its file as a whole (columns not imported). */
+  notes: z.array(z.string()).optional(),
   rows: z.array(BatchRowSchema),
 });
 

@@ -57,7 +57,7 @@ export const nonNegativeMoney = (label: string) => money(label).refine((v) => v 
 
 /** An intake is the calendar year a cohort starts. */
 export const intake = (label = 'Intake') =>
-  z.number({ error: `${label} is required` }).int(`${label} must be a year`).min(2000, `${label} must be a year from 2000`).max(2100, `${label} must be a year up to 2100`);
+  z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be a year`) }).int(`${label} must be a year`).min(2000, `${label} must be a year from 2000`).max(2100, `${label} must be a year up to 2100`);
 
 /** A real calendar date (`2026-02-30` is refused) within MIN_DATE … MAX_DATE. */
 export const isoDate = (label: string) =>
@@ -65,10 +65,16 @@ export const isoDate = (label: string) =>
     .date({ error: `${label} must be a date (YYYY-MM-DD)` })
     .refine((v) => dateRangeProblem(v) === undefined, { error: (issue) => `${label} ${dateRangeProblem(issue.input as string) ?? ''}` });
 
+/**
+ * An IBAN as people copy it (grouped by spaces, non-breaking spaces or hyphens, in lower case) in its electronic
+ * form: no separators, upper case.
+ */
+export const compactIban = (v: string) => v.replace(/[\s\u00a0\u202f-]+/gu, '').toUpperCase();
+
 /** An IBAN, checked (country format and check digits) and stored without spaces, upper case. */
 export const iban = (label: string) =>
   requiredText(label, 42)
-    .transform((v) => electronicFormatIBAN(v) ?? v)
+    .transform((v) => electronicFormatIBAN(compactIban(v)) ?? v)
     .refine((v) => isValidIBAN(v), `${label} is not a valid IBAN`);
 
 /** A BIC / SWIFT code: 8 or 11 characters with a valid country. */

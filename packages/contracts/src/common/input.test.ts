@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanInput, dateRangeProblem, textProblem } from './input.js';
-import { isoDate, optionalText, requiredText, wholeNumber } from './fields.js';
+import { iban, intake, isoDate, optionalText, requiredText, wholeNumber } from './fields.js';
 
 describe('text rules', () => {
   it('refuses NUL and lone surrogates, accepts paired surrogates (emoji)', () => {
@@ -50,5 +50,17 @@ describe('cleanInput', () => {
 
   it('refuses input nested too deeply', () => {
     expect(Object.keys(cleanInput(JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`)).errors)).toHaveLength(1);
+  });
+});
+
+describe('fields as people type them', () => {
+  it('an IBAN copied with hyphens, non-breaking spaces or in lower case is stored compact', () => {
+    expect(iban('IBAN').parse('de89\u00a03704-0044 0532\u202f0130 00')).toBe('DE89370400440532013000');
+    expect(iban('IBAN').safeParse('DE89-3704-0044-0532-0130-01').error?.issues[0]?.message).toBe('IBAN is not a valid IBAN');
+  });
+
+  it('an intake that is not a whole year says so, a missing one that it is required', () => {
+    expect(intake().safeParse('2021/22').error?.issues[0]?.message).toBe('Intake must be a year');
+    expect(intake().safeParse(undefined).error?.issues[0]?.message).toBe('Intake is required');
   });
 });

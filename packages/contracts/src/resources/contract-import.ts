@@ -18,6 +18,8 @@ export interface ImportColumn {
   key: string;
   /** The header people use in the sheet. */
   title: string;
+  /** Other headers that mean this column: the overviews' and exports' titles for the same field. */
+  aliases?: readonly string[];
   required?: boolean;
   /** What goes in it (the explanation sheet of the template). */
   description: string;
@@ -32,24 +34,24 @@ export const CONTRACT_IMPORT_COLUMNS: readonly ImportColumn[] = [
   { key: 'intake', title: 'Intake', required: true, description: 'Intake year, e.g. 2021.', example: '2021' },
   { key: 'scholarship', title: 'Scholarship', required: true, description: 'Scholarship code.', example: 'EU-FULL', list: 'scholarships' },
   { key: 'program', title: 'Program', required: true, description: 'Program short name or name.', example: 'MSC-A', list: 'programs' },
-  { key: 'y1_university', title: 'University Y1', required: true, description: 'University of year 1: short name or name.', example: 'UNI-A', list: 'universities' },
-  { key: 'y2_university', title: 'University Y2', description: 'University of year 2: short name or name (may be empty).', example: 'UNI-B', list: 'universities' },
+  { key: 'y1_university', title: 'University Y1', aliases: ['Y1 University'], required: true, description: 'University of year 1: short name or name.', example: 'UNI-A', list: 'universities' },
+  { key: 'y2_university', title: 'University Y2', aliases: ['Y2 University'], description: 'University of year 2: short name or name (may be empty).', example: 'UNI-B', list: 'universities' },
   { key: 'start_date', title: 'Start Date', required: true, description: 'Start of the contract (a date cell or YYYY-MM-DD / DD-MM-YYYY).', example: '2021-09-01' },
   { key: 'end_date', title: 'End Date', description: 'End of the contract; empty: start date + 2 years − 1 day, as the screen fills it.', example: '' },
   { key: 'first_name', title: 'First Name', required: true, description: "Student's first name.", example: 'Zoë' },
   { key: 'last_name', title: 'Last Name', required: true, description: "Student's last name.", example: 'Müller-Łukasiewicz' },
   { key: 'birth_date', title: 'Birth Date', required: true, description: 'Date of birth. With first and last name it finds the student when the e-mail does not.', example: '1998-04-12' },
   { key: 'gender', title: 'Gender', description: 'Male, Female or Non-Binary.', example: 'Female', list: GENDERS },
-  { key: 'email_address', title: 'E-mail', required: true, description: "Student's e-mail address: finds the student again.", example: 'zoe.mueller@example.org' },
-  { key: 'address', title: 'Address', required: true, description: 'Street and number.', example: 'Hauptstraße 5' },
-  { key: 'zip', title: 'Zip', required: true, description: 'Postal code.', example: '10115' },
+  { key: 'email_address', title: 'E-mail', aliases: ['Email Address', 'E-mail Address'], required: true, description: "Student's e-mail address: finds the student again.", example: 'zoe.mueller@example.org' },
+  { key: 'address', title: 'Address', aliases: ['Street Address'], required: true, description: 'Street and number.', example: 'Hauptstraße 5' },
+  { key: 'zip', title: 'Zip', aliases: ['Postal Code', 'Postcode', 'Zip Code'], required: true, description: 'Postal code.', example: '10115' },
   { key: 'city', title: 'City', required: true, description: 'City.', example: 'Berlin' },
   { key: 'country', title: 'Country', required: true, description: 'Country of the address: code or name.', example: 'DE', list: 'countries' },
-  { key: 'citizenship', title: 'Citizenship', description: 'Country of citizenship: code or name.', example: 'DE', list: 'countries' },
+  { key: 'citizenship', title: 'Citizenship', aliases: ['Citizenship 1'], description: 'Country of citizenship: code or name.', example: 'DE', list: 'countries' },
   { key: 'phone', title: 'Phone', description: 'Phone number.', example: '+49 30 1234567' },
-  { key: 'passport_number', title: 'Passport', description: 'Passport number.', example: 'C01X00T47' },
+  { key: 'passport_number', title: 'Passport', aliases: ['Passport Number'], description: 'Passport number.', example: 'C01X00T47' },
   { key: 'payment_bank_iban', title: 'IBAN', description: 'IBAN (checked).', example: 'DE89370400440532013000' },
-  { key: 'payment_bank_swift', title: 'BIC', description: 'BIC / SWIFT (checked).', example: 'COBADEFFXXX' },
+  { key: 'payment_bank_swift', title: 'BIC', aliases: ['SWIFT', 'BIC / SWIFT'], description: 'BIC / SWIFT (checked).', example: 'COBADEFFXXX' },
   { key: 'payment_bank_reference', title: 'Bank Reference', description: 'A reference the bank needs on each transfer to the account, if it needs one: sent with every payment.', example: '' },
   { key: 'payment_bank_name', title: 'Bank Name', description: 'Name of the bank.', example: 'Commerzbank' },
   { key: 'payment_bank_address', title: 'Bank Address', description: 'Address of the bank.', example: 'Kaiserplatz' },

@@ -61,7 +61,7 @@ export const ContractSchema = z.object({
 });
 
 export const APPLICATION_ROUNDS = [0, 1, 2, 3, 4, 5] as const;
-const round = z.number({ error: 'Round is required' }).int('Round must be 0 to 5').min(0, 'Round must be 0 to 5').max(5, 'Round must be 0 to 5');
+const round = z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'Round is required' : 'Round must be 0 to 5') }).int('Round must be 0 to 5').min(0, 'Round must be 0 to 5').max(5, 'Round must be 0 to 5');
 
 const editable = {
   student_id: requiredRef('Student'),

@@ -53,6 +53,8 @@ export type ListActionFn<I = Record<string, unknown>> = (db: Database, actor: Ac
 export interface ImportRow {
   reference: string;
   values: Record<string, string | null>;
+  /** Why the row is refused before it is tried (decided when the file was read: a repeat of an earlier row). */
+  refusal?: string;
 }
 
 /** What an import read from its upload (or its source): the rows, the columns they came in, the name it answers. */
@@ -60,6 +62,8 @@ export interface ImportSource {
   filename: string;
   columns: readonly { key: string; title: string }[];
   rows: readonly ImportRow[];
+  /** What the preview says about the file as a whole (columns not imported). */
+  notes?: string[];
 }
 
 /** Reads an import's upload (or its remote source) into rows; a file that cannot be read is a 400 naming `file`. */

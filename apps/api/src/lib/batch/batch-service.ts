@@ -47,7 +47,16 @@ async function createRun(
   tx: Tx,
   mod: ResourceModule,
   action: AnyAction,
-  spec: { ids: number[]; input: Record<string, unknown>; dryRun: boolean; versions?: Record<string, string>; sourceRunId?: number; label: string },
+  spec: {
+    ids: number[];
+    input: Record<string, unknown>;
+    dryRun: boolean;
+    versions?: Record<string, string>;
+    sourceRunId?: number;
+    label: string;
+    /** Rows refused already (by the preview an import confirms), with their line: kept as failed, not done. */
+    refused?: ReadonlyMap<number, string | null>;
+  },
   actor: Actor,
 ): Promise<number> {
   const ids = [...new Set(spec.ids)];
@@ -73,6 +82,7 @@ async function createRun(
       // A record that is gone is still a row: it fails with "not found" when its turn comes.
       reference: references.get(id) ?? `#${id}`,
       version: spec.versions?.[String(id)] ?? null,
+      ...(spec.refused?.has(id) ? { status: 'failed' as const, message: spec.refused.get(id) ?? null, finished_timestamp: sql`now()` } : {}),
     })),
   );
   const what = mod.actions.get(action.name)?.kind === 'import' ? `${ids.length} row(s) of ${String(spec.input.filename)}` : `${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural}`;
@@ -81,7 +91,7 @@ async function createRun(
     userId: actor.user.id,
     message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${what} (run ${runId})`,
   });
-  await enqueueRun(tx, runId, ids.length);
+  await enqueueRun(tx, runId, ids.length - (spec.refused?.size ?? 0));
   return runId;
 }
 
@@ -94,6 +104,7 @@ export interface ImportRunInput extends Record<string, unknown> {
   filename: string;
   columns: ImportSource['columns'];
   rows: ImportSource['rows'];
+  notes?: string[];
 }
 
 function importReferences(input: Record<string, unknown>): Map<number, string> {
@@ -110,7 +121,7 @@ export async function startImport(ctx: AppContext, mod: ResourceModule, action: 
   if (source.rows.length > MAX_BATCH_ROWS) {
     throw new AppError('BAD_REQUEST', `file: at most ${MAX_BATCH_ROWS} rows can be imported at once`, { file: [`At most ${MAX_BATCH_ROWS} rows can be imported at once`] });
   }
-  const runInput: ImportRunInput = { ...input, filename: source.filename, columns: source.columns, rows: source.rows };
+  const runInput: ImportRunInput = { ...input, filename: source.filename, columns: source.columns, rows: source.rows, notes: source.notes ?? [] };
   const runId = await ctx.db.transaction((tx) =>
     createRun(tx, mod, action, { ids: source.rows.map((_r, i) => i), input: runInput, dryRun: true, label: `Import ${batchLabel(action)}` }, actor),
   );
@@ -242,6 +253,7 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise
     created_timestamp: run.created_timestamp.toISOString(),
     finished_timestamp: run.finished_timestamp?.toISOString() ?? null,
     source_run_id: run.source_run_id,
+    notes: (run.input as Partial<ImportRunInput>).notes ?? [],
     totals: totals.map((t) => ({ group: t.group!, count: t.count, amount: Number(t.amount) })),
     rows,
   };
@@ -376,18 +388,22 @@ export async function confirmRun(ctx: AppContext, modules: ReadonlyMap<string, R
     if (!run.dry_run || run.status !== 'finished') throw new AppError('CONFLICT', 'Only a finished preview can be confirmed');
     const [confirmed] = await tx.select({ id: batchRuns.id }).from(batchRuns).where(eq(batchRuns.source_run_id, id));
     if (confirmed) throw new AppError('CONFLICT', `This preview was already confirmed: batch run ${confirmed.id} does it`);
-    const ok = await tx
-      .select({ id: batchRunRows.record_id, version: batchRunRows.version })
+    const previewed = await tx
+      .select({ id: batchRunRows.record_id, version: batchRunRows.version, status: batchRunRows.status, message: batchRunRows.message })
       .from(batchRunRows)
-      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'ok')))
+      .where(and(eq(batchRunRows.run_id, id), inArray(batchRunRows.status, ['ok', 'failed'])))
       .orderBy(asc(batchRunRows.position));
+    const ok = previewed.filter((r) => r.status === 'ok');
     if (ok.length === 0) throw new AppError('CONFLICT', 'The preview found no row that can be done');
     const versions = Object.fromEntries(ok.filter((r) => r.version !== null).map((r) => [String(r.id), r.version!]));
+    // An import's results and count keep every input row (issue 16): the rows its preview refused stay refused.
+    const importing = mod.actions.get(action.name)?.kind === 'import';
+    const refused = importing ? new Map(previewed.filter((r) => r.status === 'failed').map((r) => [r.id, r.message])) : undefined;
     return createRun(
       tx,
       mod,
       action,
-      { ids: ok.map((r) => r.id), input: run.input as Record<string, unknown>, dryRun: false, versions, sourceRunId: id, label: run.label },
+      { ids: (importing ? previewed : ok).map((r) => r.id), input: run.input as Record<string, unknown>, dryRun: false, versions, sourceRunId: id, label: run.label, refused },
       actor,
     );
   });

@@ -16,6 +16,8 @@ import type { ImportRow } from '../actions/types.js';
 function importRowOf(run: RunRecord, index: number): ImportRow {
   const row = (run.input as ImportRunInput).rows?.[index];
   if (!row) throw new AppError('NOT_FOUND', `Row ${index + 1} of the import is missing`);
+  // Refused when the file was read (a repeat of an earlier row): the same in the preview and the import.
+  if (row.refusal) throw new AppError('CONFLICT', row.refusal);
   return row;
 }
 

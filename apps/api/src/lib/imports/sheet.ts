@@ -12,28 +12,41 @@ const headerKey = (text: string) => normaliseText(text).toLowerCase().replace(/[
 /** Two-digit helper for dates. */
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** A cell as text: dates as YYYY-MM-DD, hyperlinks and formulas by what they show, empty as null. */
-export function cellText(value: ExcelJS.CellValue): string | null {
+/**
+ * A cell as text: dates as YYYY-MM-DD, hyperlinks and formulas by what they show, empty as null. A number shown
+ * with leading zeros (format `00000`, as a zip code or phone number typed into a number cell is) keeps them.
+ */
+export function cellText(value: ExcelJS.CellValue, numFmt?: string): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;
   if (typeof value === 'object') {
     if ('richText' in value) return cellText(value.richText.map((r) => r.text).join(''));
     if ('text' in value) return cellText(value.text as ExcelJS.CellValue);
-    if ('result' in value) return cellText((value.result ?? null) as ExcelJS.CellValue);
+    if ('result' in value) return cellText((value.result ?? null) as ExcelJS.CellValue, numFmt);
     if ('error' in value) return null;
     return null;
+  }
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && numFmt && /^0+$/.test(numFmt)) {
+    return String(value).padStart(numFmt.length, '0');
   }
   const text = normaliseText(String(value)).trim();
   return text === '' ? null : text;
 }
 
+/** The rows of a sheet, and the headers of its columns that are not imported (said in the preview). */
+export interface SheetRows {
+  rows: ImportRow[];
+  ignored: string[];
+}
+
 /**
  * Reads the first sheet of an .xlsx into rows by the declared columns. The file is checked as a zip first (an
  * xlsx is one: the zip rules and limits apply) and recognised from its content; the header row must name every
- * required column (by its title or key, in any order); other columns are ignored. `source` prefixes the rows'
- * references when the sheet came out of a zip.
+ * required column (by its title, key or an alias, in any order) and no column twice; the headers of other columns
+ * are answered, so the preview can say they are not imported. `source` prefixes the rows' references when the
+ * sheet came out of a zip.
  */
-export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[], source?: string): Promise<ImportRow[]> {
+export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[], source?: string): Promise<SheetRows> {
   const where = source ? `"${source}": ` : '';
   const kind = await fileTypeFromBuffer(buffer).catch(() => undefined);
   if (kind?.ext !== 'xlsx') throw refuse(`${where}not an Excel (.xlsx) file by its content`);
@@ -47,17 +60,25 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
   }
   const sheet = book.worksheets[0];
   if (!sheet) throw refuse(`${where}the Excel file has no sheet`);
-  const header = sheet.getRow(1);
-  const byHeader = new Map<string, number>();
-  header.eachCell((cell, col) => {
-    const text = cellText(cell.value);
-    if (text) byHeader.set(headerKey(text), col);
-  });
+  const columnOf = new Map<string, ImportColumn>();
+  for (const c of columns) for (const name of [c.title, c.key, ...(c.aliases ?? [])]) columnOf.set(headerKey(name), c);
   const positions = new Map<string, number>();
-  for (const c of columns) {
-    const col = byHeader.get(headerKey(c.title)) ?? byHeader.get(headerKey(c.key));
-    if (col !== undefined) positions.set(c.key, col);
-  }
+  const ignored: string[] = [];
+  sheet.getRow(1).eachCell((cell, col) => {
+    const text = cellText(cell.value);
+    if (!text) return;
+    const column = columnOf.get(headerKey(text));
+    if (!column) {
+      ignored.push(text);
+      return;
+    }
+    const first = positions.get(column.key);
+    // Two columns for one field: which one is meant cannot be told, and one of them would be lost.
+    if (first !== undefined) {
+      throw refuse(`${where}the header row has ${column.title} twice (columns ${sheet.getColumn(first).letter} and ${sheet.getColumn(col).letter}): keep one`);
+    }
+    positions.set(column.key, col);
+  });
   const missing = columns.filter((c) => c.required && !positions.has(c.key)).map((c) => c.title);
   if (missing.length > 0) throw refuse(`${where}the header row lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
   const rows: ImportRow[] = [];
@@ -66,11 +87,41 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
     const values: Record<string, string | null> = {};
     for (const c of columns) {
       const col = positions.get(c.key);
-      values[c.key] = col === undefined ? null : cellText(row.getCell(col).value);
+      const cell = col === undefined ? undefined : row.getCell(col);
+      values[c.key] = cell === undefined ? null : cellText(cell.value, cell.numFmt);
     }
     // Blank rows (formatting left below the data) are not rows.
     if (Object.values(values).every((v) => v === null)) continue;
     rows.push({ reference: `${source ? `${source} ` : ''}row ${r}`, values });
   }
-  return rows;
+  return { rows, ignored };
+}
+
+/** The preview's note on the columns a sheet has that are not imported, if any. */
+export function ignoredColumnsNote(ignored: readonly string[]): string[] {
+  return ignored.length === 0 ? [] : [`Not imported: the column${ignored.length === 1 ? '' : 's'} ${ignored.map((t) => `"${t}"`).join(', ')}`];
+}
+
+/**
+ * Refuses the later of two rows of one file that would change the same record, when `conflict` says why: decided
+ * as the file is read, so the preview (which tries each row on its own) says what the import will do. `keyOf`
+ * names the record a row would change (undefined: none).
+ */
+export function refuseRepeats(
+  rows: readonly ImportRow[],
+  keyOf: (row: ImportRow) => string | undefined,
+  conflict: (earlier: ImportRow, row: ImportRow) => string | undefined,
+): ImportRow[] {
+  const first = new Map<string, ImportRow>();
+  return rows.map((row) => {
+    const key = row.refusal ? undefined : keyOf(row);
+    if (key === undefined) return row;
+    const earlier = first.get(key);
+    if (!earlier) {
+      first.set(key, row);
+      return row;
+    }
+    const why = conflict(earlier, row);
+    return why ? { ...row, refusal: why } : row;
+  });
 }

@@ -162,7 +162,9 @@ describe('contract import from Excel', () => {
     const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
     const done = await confirm(run.id);
     expect(done.dry_run).toBe(false);
-    expect(done.rows.map((r) => r.message)).toEqual(Array(4).fill('Created student and contract'));
+    // The row the preview refused stays in the import, refused (issue 16: every input row with its outcome).
+    expect(done.rows.map((r) => r.message)).toEqual([...Array(2).fill('Created student and contract'), 'Error for row 4: IBAN: checksum wrong', ...Array(2).fill('Created student and contract')]);
+    expect(done.failed).toBe(1);
     const made = await importedContracts();
     expect(made.map((c) => c.application_id).sort()).toEqual(['IMP-1', 'IMP-2', 'IMP-4', 'IMP-5']);
     for (const c of made) {
@@ -174,7 +176,7 @@ describe('contract import from Excel', () => {
     expect(zoe!.bankinfo_update_user).toBe(userIds.User);
     expect(zoe!.bankinfo_update_timestamp).not.toBeNull();
     const logged = await t.db.select().from(events).where(like(events.le_message, `Import Excel contracts of Intake 2021 – Zoë.xlsx finished (run ${done.id})%`));
-    expect(logged.map((e) => e.le_message)).toEqual([`Import Excel contracts of Intake 2021 – Zoë.xlsx finished (run ${done.id}): 4 created, 0 updated, 0 unchanged, 0 refused`]);
+    expect(logged.map((e) => e.le_message)).toEqual([`Import Excel contracts of Intake 2021 – Zoë.xlsx finished (run ${done.id}): 4 created, 0 updated, 0 unchanged, 1 refused`]);
   });
 
   it('the same file again creates nothing: four rows unchanged, the bad one refused again', async () => {
@@ -183,7 +185,7 @@ describe('contract import from Excel', () => {
     const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
     expect(run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged', 'Error for row 4: IBAN: checksum wrong', 'Unchanged', 'Unchanged']);
     const done = await confirm(run.id);
-    expect(done.rows.map((r) => r.message)).toEqual(Array(4).fill('Unchanged'));
+    expect(done.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged', 'Error for row 4: IBAN: checksum wrong', 'Unchanged', 'Unchanged']);
     expect(await importedContracts()).toHaveLength(before);
     expect(await t.db.select().from(students).where(like(students.email_address, 'import.%'))).toHaveLength(studentsBefore);
   });
@@ -235,15 +237,93 @@ describe('contract import from Excel', () => {
     expect(res.status).toBe(200);
     const [header, ...lines] = sheetValues((await readBook(res.body as Buffer)).worksheets[0]!);
     expect(header).toEqual([...CONTRACT_IMPORT_COLUMNS.map((c) => c.title), 'Result', 'Message']);
-    expect(lines).toHaveLength(4);
-    expect(lines.map((l) => l[0])).toEqual(['IMP-1', 'IMP-2', 'IMP-4', 'IMP-5']);
+    expect(lines).toHaveLength(5);
+    expect(lines.map((l) => l[0])).toEqual(['IMP-1', 'IMP-2', 'IMP-3', 'IMP-4', 'IMP-5']);
     expect(lines[1]![CONTRACT_IMPORT_COLUMNS.findIndex((c) => c.key === 'first_name')]).toBe('Ağça');
-    expect(lines.map((l) => l.slice(-2))).toEqual(Array(4).fill(['OK', 'Unchanged']));
+    expect(lines.map((l) => l.slice(-2))).toEqual([
+      ['OK', 'Unchanged'],
+      ['OK', 'Unchanged'],
+      ['Error', 'Error for row 4: IBAN: checksum wrong'],
+      ['OK', 'Unchanged'],
+      ['OK', 'Unchanged'],
+    ]);
     const missing = await api('post', '/contracts/get_import_results').send({ filename: 'never.xlsx', type: 'contracts' });
     expect(missing.status).toBe(404);
     const wrong = await api('post', '/contracts/get_import_results').send({ filename: 'x.xlsx', type: 'payments' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toHaveProperty('type');
+  });
+});
+
+describe('what one file says twice, and what a row says of another person', () => {
+  it('refuses a second row of one Application ID, and an e-mail an earlier row gives to another person; the preview says what the import does', async () => {
+    const file = await filledTemplate([
+      contractRow(20, { email_address: 'twice@example.org' }),
+      contractRow(20, { email_address: 'other@example.org', first_name: 'Other', last_name: 'Person' }),
+      contractRow(21, { email_address: 'twice@example.org', first_name: 'Sibling', birth_date: '01-01-2003' }),
+      // The same student's second contract in the same file goes on.
+      contractRow(22, { email_address: 'twice@example.org', first_name: contractRow(20).first_name!, last_name: contractRow(20).last_name! }),
+    ]);
+    const { run } = await preview('/contracts/import', file, 'twice.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual([
+      'Created student and contract',
+      'Error for row 3: Application ID: "IMP-20" is also in row 2: one row per contract',
+      `Error for row 4: E-mail: twice@example.org is also in row 2, for ${contractRow(20).first_name} ${contractRow(20).last_name}: give each student their own e-mail address`,
+      'Created student and contract',
+    ]);
+    const done = await confirm(run.id);
+    expect(done.rows.map((r) => r.ok)).toEqual([true, false, false, true]);
+    const [made] = await importedContracts().then((all) => all.filter((c) => c.application_id === 'IMP-20'));
+    const [owner] = await t.db.select().from(students).where(eq(students.id, made!.student_id));
+    expect(owner).toMatchObject({ first_name: contractRow(20).first_name, email_address: 'twice@example.org' });
+    const messages = await t.db.select({ m: events.le_message }).from(events).where(like(events.le_message, 'Import Excel contracts of twice.xlsx%finished%'));
+    expect(messages.map((e) => e.m.replace(/ \(run \d+\)/, '')).sort()).toEqual([
+      'Import Excel contracts of twice.xlsx (preview) finished: 2 created, 0 updated, 0 unchanged, 2 refused',
+      'Import Excel contracts of twice.xlsx finished: 2 created, 0 updated, 0 unchanged, 2 refused',
+    ]);
+  });
+
+  it("refuses a row whose Application ID is another person's contract; a corrected name or birth date alone goes through", async () => {
+    const intruder = await filledTemplate([contractRow(1, { first_name: 'Eve', last_name: 'Intruder', birth_date: '02-03-1990', email_address: 'eve@example.org', payment_bank_iban: 'NL91 ABNA 0417 1643 00', payment_bank_swift: 'ABNANL2A' })]);
+    const { run } = await preview('/contracts/import', intruder, 'intruder.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual([
+      'Error for row 2: Application ID: "IMP-1" is the contract of Łukasz Müller-Ñúñez 1, born 12-04-1998, not of Eve Intruder, born 02-03-1990: correct the Application ID, or the student on the contract\'s screen',
+    ]);
+    const corrected = await filledTemplate([contractRow(1, { last_name: 'Müller-Núñez 1' }), contractRow(4, { birth_date: '13-04-1998' })]);
+    const fixes = await preview('/contracts/import', corrected, 'corrected.xlsx');
+    expect(fixes.run.rows.map((r) => r.message)).toEqual(['Updated student: last_name', 'Updated student: birth_date']);
+  });
+
+  it('reads the overviews\' titles, says which columns it does not import, keeps leading zeros, and refuses a column given twice', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Sheet1');
+    const r = contractRow(23, { intake: '2021' });
+    const header = ['Application ID', 'Round', 'Intake', 'Scholarship', 'Program', 'University Y1', 'Start Date', 'First Name', 'Last Name', 'Birth Date', 'Email Address', 'Street Address', 'Postal Code', 'City', 'Country', 'Citizenship 1', 'Mobile', 'Notes'];
+    sheet.addRow(header);
+    sheet.addRow([r.application_id, 1, 2021, r.scholarship, r.program, r.y1_university, r.start_date, r.first_name, r.last_name, r.birth_date, r.email_address, r.address, 1234, r.city, r.country, 'Deutschland', '+49 1', 'call after 5']);
+    sheet.getCell('M2').numFmt = '00000';
+    const { run } = await preview('/contracts/import', Buffer.from(await book.xlsx.writeBuffer()), 'overview titles.xlsx');
+    expect(run.notes).toEqual(['Not imported: the columns "Mobile", "Notes"']);
+    expect(run.rows.map((x) => x.message)).toEqual(['Created student and contract']);
+    await confirm(run.id);
+    const [made] = await t.db.select().from(students).where(eq(students.email_address, r.email_address!));
+    expect(made).toMatchObject({ zip: '01234', address: 'Hauptstraße 5', citizenship1_cntry_id: expect.any(Number) });
+
+    sheet.getCell('Q1').value = 'Phone';
+    sheet.getCell('R1').value = 'phone';
+    const twice = await upload('/contracts/import', Buffer.from(await book.xlsx.writeBuffer()), 'twice phone.xlsx');
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe('file: the header row has Phone twice (columns Q and R): keep one');
+  });
+
+  it('takes what people type: "female", an IBAN in groups of hyphens or non-breaking spaces; a wrong intake or round says what is wrong', async () => {
+    const file = await filledTemplate([
+      contractRow(24, { gender: 'female', payment_bank_iban: 'DE89-3704-0044-0532-0130-00' }),
+      contractRow(25, { payment_bank_iban: 'DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000' }),
+      contractRow(26, { intake: '2021/22', application_round: 'first' }),
+    ]);
+    const { run } = await preview('/contracts/import', file, 'typed.xlsx');
+    expect(run.rows.map((x) => x.message)).toEqual(['Created student and contract', 'Created student and contract', 'Error for row 4: Intake: must be a year; Round: must be 0 to 5']);
   });
 });
 
@@ -288,14 +368,26 @@ describe('bank info import', () => {
     const sheet = await bankSheet([
       { application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 33', bic: 'NWBKGB2L' },
       { application_number: 'A999999', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
-      // The student's stored BIC is NatWest's (above): kept with a Dutch account, the money would go astray.
-      { application_number: a.application_number, iban: 'NL91 ABNA 0417 1643 00' },
+      // The student's stored BIC is Commerzbank's (above): kept with a Dutch account, the money would go astray.
+      { application_number: b.application_number, iban: 'NL91 ABNA 0417 1643 00' },
     ]);
     const { run } = await preview('/contracts/import_bankinfo', sheet, 'bank.xlsx');
     expect(run.rows.map((r) => r.message)).toEqual([
       'Error for row 2: IBAN: checksum wrong',
       'Error for row 3: Application Number: no contract "A999999"',
       'Error for row 4: BIC: required with the IBAN (the BIC stored may be of another bank)',
+    ]);
+  });
+
+  it('finds a contract by its application number in lower case, and refuses a second row for the same contract', async () => {
+    const sheet = await bankSheet([
+      { application_number: b.application_number.toLowerCase(), iban: 'DE02 1203 0000 0000 2020 51', bic: 'BYLADEM1001' },
+      { application_number: b.application_number, iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+    ]);
+    const { run } = await preview('/contracts/import_bankinfo', sheet, 'lower.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual([
+      'Updated payment_bank_iban, payment_bank_swift',
+      `Error for row 3: Application Number: "${b.application_number.toLowerCase()}" is also in row 2: one row per contract`,
     ]);
   });
 });

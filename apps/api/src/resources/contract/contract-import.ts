@@ -14,6 +14,8 @@ import {
   contractResource,
   IMPORT_TYPES,
   ImportResultsRequestSchema,
+  compactIban,
+  GENDERS,
   STUDENT_BANK_FIELDS,
   StudentCreateSchema,
   todayIn,
@@ -32,7 +34,7 @@ import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { parseInput } from '../../lib/errors.js';
 import { describeChanges, recordEvent } from '../../lib/events/record.js';
 import { sanitizeFilename } from '../../lib/files/filename.js';
-import { readSheet } from '../../lib/imports/sheet.js';
+import { ignoredColumnsNote, readSheet, refuseRepeats } from '../../lib/imports/sheet.js';
 import { readZip } from '../../lib/imports/zip.js';
 import { dreamApplyClient } from '../../lib/dream-apply/client.js';
 import { dreamApplyConfigRouter, readDreamApplySettings } from '../../lib/dream-apply/settings.js';
@@ -123,7 +125,7 @@ function whole(text: string | null): number | string | undefined {
 /** The IBAN's own check, with the reason a person can fix. */
 function ibanProblem(text: string | null): string | null {
   if (text === null) return null;
-  const result = validateIBAN(text.replace(/\s+/g, '').toUpperCase());
+  const result = validateIBAN(compactIban(text));
   if (result.valid) return null;
   if (result.errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) || result.errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) {
     return 'checksum wrong';
@@ -188,7 +190,8 @@ async function importContractRow(
     city: v.city ?? '',
     cntry_id: await lookup(tx, 'countries', v.country ?? null, 'country', problems),
     birth_date: isoDateText(v.birth_date ?? null) ?? '',
-    gender: v.gender,
+    // "female" as well as "Female".
+    gender: GENDERS.find((g) => g.toLowerCase() === v.gender?.toLowerCase()) ?? v.gender,
     citizenship1_cntry_id: await lookup(tx, 'countries', v.citizenship ?? null, 'citizenship', problems),
     phone: v.phone,
     email_address: v.email_address ?? '',
@@ -243,6 +246,24 @@ async function importContractRow(
       );
     }
     studentId = byKey?.id;
+  } else {
+    // A mistyped Application ID must not turn the student of that contract into another person (and send their
+    // payouts to that person's account): a row that differs in birth date and name, or in both names, is refused.
+    const [owner] = await tx
+      .select({ first_name: students.first_name, last_name: students.last_name, birth_date: students.birth_date })
+      .from(students)
+      .where(eq(students.id, studentId));
+    if (owner) {
+      const same = (a: unknown, b: unknown) => String(a).toLowerCase() === String(b).toLowerCase();
+      const firstSame = same(owner.first_name, s.first_name);
+      const lastSame = same(owner.last_name, s.last_name);
+      if ((!firstSame && !lastSame) || (owner.birth_date !== s.birth_date && !(firstSame && lastSame))) {
+        throw new AppError(
+          'CONFLICT',
+          `Application ID: "${String(c.application_id)}" is the contract of ${owner.first_name} ${owner.last_name}, born ${formatDate(owner.birth_date)}, not of ${String(s.first_name)} ${String(s.last_name)}, born ${formatDate(String(s.birth_date))}: correct the Application ID, or the student on the contract's screen`,
+        );
+      }
+    }
   }
   let studentCreated = false;
   let studentChanged: string[] = [];
@@ -293,8 +314,9 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   const matches = await tx
     .select({ student_id: contracts.student_id })
     .from(contracts)
-    .where(sql`${contracts.application_number} = ${number} or ${contracts.application_id} = ${number}`)
-    .orderBy(sql`${contracts.application_number} = ${number} desc`)
+    // Application numbers are upper case ("a000003" is A000003); application IDs are matched as written.
+    .where(sql`${contracts.application_number} = ${number?.toUpperCase()} or ${contracts.application_id} = ${number}`)
+    .orderBy(sql`${contracts.application_number} = ${number?.toUpperCase()} desc`)
     .limit(2);
   const studentIds = [...new Set(matches.map((m) => m.student_id))];
   if (studentIds.length === 0) throw new AppError('NOT_FOUND', `Application Number: no contract "${number}"`);
@@ -374,13 +396,47 @@ async function readDreamApply(ctx: AppContext, input: { academic_year: number; u
 /** A bank-info upload: one .xlsx, or a .zip whose .xlsx entries are read (others are passed over). */
 async function readBankinfo(file: { filename: string; mimeType: string; buffer: Buffer }): Promise<ImportSource> {
   const columns = BANKINFO_IMPORT_COLUMNS.map(({ key, title }) => ({ key, title }));
-  if (file.mimeType !== 'application/zip') return { filename: file.filename, columns, rows: await readSheet(file.buffer, BANKINFO_IMPORT_COLUMNS) };
-  const isSheet = (name: string) => name.toLowerCase().endsWith('.xlsx') && !name.startsWith('__MACOSX/') && !name.split('/').pop()!.startsWith('.');
-  const entries = await readZip(file.buffer, isSheet);
-  if (entries.length === 0) throw new AppError('BAD_REQUEST', 'file: the zip holds no .xlsx file', { file: ['The zip holds no .xlsx file'] });
-  const rows: ImportRow[] = [];
-  for (const entry of entries) rows.push(...(await readSheet(entry.data, BANKINFO_IMPORT_COLUMNS, entry.name)));
-  return { filename: file.filename, columns, rows };
+  const sheets =
+    file.mimeType !== 'application/zip'
+      ? [await readSheet(file.buffer, BANKINFO_IMPORT_COLUMNS)]
+      : await (async () => {
+          const isSheet = (name: string) => name.toLowerCase().endsWith('.xlsx') && !name.startsWith('__MACOSX/') && !name.split('/').pop()!.startsWith('.');
+          const entries = await readZip(file.buffer, isSheet);
+          if (entries.length === 0) throw new AppError('BAD_REQUEST', 'file: the zip holds no .xlsx file', { file: ['The zip holds no .xlsx file'] });
+          const read = [];
+          for (const entry of entries) read.push(await readSheet(entry.data, BANKINFO_IMPORT_COLUMNS, entry.name));
+          return read;
+        })();
+  // Two rows for one contract: the later would silently replace what the earlier gives.
+  const rows = refuseRepeats(
+    sheets.flatMap((sheet) => sheet.rows),
+    (row) => row.values.application_number?.toUpperCase(),
+    (earlier) => `Application Number: "${String(earlier.values.application_number)}" is also in ${earlier.reference}: one row per contract`,
+  );
+  return { filename: file.filename, columns, rows, notes: ignoredColumnsNote([...new Set(sheets.flatMap((sheet) => sheet.ignored))]) };
+}
+
+/**
+ * Rows of one file that would change the same contract or student are refused after the first (the preview tries
+ * each row on its own, so it could not tell): a second row with the same Application ID, and a row whose e-mail an
+ * earlier row gives to another person (other birth date or name). One person's two contracts in one file go on.
+ */
+function refuseContractRepeats(rows: readonly ImportRow[]): ImportRow[] {
+  const byApplication = refuseRepeats(
+    rows,
+    (row) => row.values.application_id ?? undefined,
+    (earlier) => `Application ID: "${String(earlier.values.application_id)}" is also in ${earlier.reference}: one row per contract`,
+  );
+  const person = (row: ImportRow) =>
+    [row.values.first_name, row.values.last_name, isoDateText(row.values.birth_date ?? null)].map((x) => String(x ?? '').toLowerCase()).join('|');
+  return refuseRepeats(
+    byApplication,
+    (row) => row.values.email_address?.toLowerCase(),
+    (earlier, row) =>
+      person(earlier) === person(row)
+        ? undefined
+        : `E-mail: ${String(row.values.email_address)} is also in ${earlier.reference}, for ${String(earlier.values.first_name)} ${String(earlier.values.last_name)}: give each student their own e-mail address`,
+  );
 }
 
 /** The reference lists the template's choice columns offer, from the database. */
@@ -459,7 +515,8 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
       importContracts,
       async (_actor, _input, file) => {
         if (!file) throw new AppError('BAD_REQUEST', 'file: no file', { file: ['No file'] });
-        return { filename: file.filename, columns: CONTRACT_IMPORT_COLUMNS.map(({ key, title }) => ({ key, title })), rows: await readSheet(file.buffer, CONTRACT_IMPORT_COLUMNS) };
+        const sheet = await readSheet(file.buffer, CONTRACT_IMPORT_COLUMNS);
+        return { filename: file.filename, columns: CONTRACT_IMPORT_COLUMNS.map(({ key, title }) => ({ key, title })), rows: refuseContractRepeats(sheet.rows), notes: ignoredColumnsNote(sheet.ignored) };
       },
       (tx, actor, row) => importContractRow(tx, actor, row, contractService, studentService),
     ),

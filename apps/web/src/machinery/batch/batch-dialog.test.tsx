@@ -48,6 +48,23 @@ function renderDialog(runId: number, answers: Parameters<typeof stubApi>[0]) {
 }
 
 describe('the batch dialog', () => {
+  it("shows what an import's preview says about its file as a whole", async () => {
+    renderDialog(5, {
+      'GET /batch_runs/5': run(5, {
+        resource: 'contract',
+        action: 'import',
+        label: 'Import Excel contracts',
+        dry_run: true,
+        total: 1,
+        done: 1,
+        notes: ['Not imported: the columns "Mobile", "Notes"'],
+        rows: [row(1, 'ok', 'Created student and contract')],
+      }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Preview: Import Excel contracts' });
+    expect(await within(dialog).findByText('Not imported: the columns "Mobile", "Notes"')).toBeInTheDocument();
+  });
+
   it('shows a preview with what each row would do and the total, changes nothing, and Confirm runs it for real', async () => {
     const { api, onFinished, user } = renderDialog(3, {
       'GET /batch_runs/3': run(3, {

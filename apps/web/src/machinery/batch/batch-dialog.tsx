@@ -80,6 +80,11 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
             {query.error.message}
           </Alert>
         )}
+        {run?.notes?.map((note) => (
+          <Alert key={note} color="yellow" variant="light">
+            {note}
+          </Alert>
+        ))}
         {run && !run.dry_run && (
           <>
             <Progress value={percent} size="lg" aria-label={`${run.label}: ${run.done} of ${run.total} done`} animated={!over} />
