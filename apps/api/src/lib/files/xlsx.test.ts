@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { unzip } from '../../test/zip.js';
 import { writeWorkbook, writeXlsx, type SheetColumn } from './xlsx.js';
 
 const columns: SheetColumn[] = [
@@ -103,12 +104,23 @@ describe('the streaming xlsx writer (read back with exceljs)', () => {
       await written([{ name: '=HYPERLINK("http://x","y")' }, { name: '+1' }, { name: 'a\u0000b\u0007c\uD800d' }, { name: 'Ωmega 🎓 \u202Eright' }, { name: '  spaced  ' }]),
     );
     expect([2, 3, 4, 5, 6].map((r) => sheet.getRow(r).getCell(1).value)).toEqual([
-      `'=HYPERLINK("http://x","y")`,
-      "'+1",
+      '=HYPERLINK("http://x","y")',
+      '+1',
       'abcd',
       'Ωmega 🎓 \u202Eright',
       '  spaced  ',
     ]);
+    expect(sheet.getRow(2).getCell(1).formula).toBeUndefined();
+  });
+
+  it('marks formula-like text as text (quotePrefix) in the file itself: an inline string in a quote-prefixed style', async () => {
+    const parts = new Map((await unzip(await written([{ name: '=SUM(A1)' }, { name: '-50 discount' }, { name: 'plain' }]))).map((e) => [e.name, e.data.toString('utf8')]));
+    const styles = [...parts.get('xl/styles.xml')!.matchAll(/<xf [^>]*\/>/g)].map((m) => m[0]).slice(1);
+    const sheet = parts.get('xl/worksheets/sheet1.xml')!;
+    const styleOf = (text: string) => new RegExp(`<c r="A\\d+"(?: s="(\\d+)")? t="inlineStr"><is><t>${text}</t>`).exec(sheet)?.[1];
+    expect(styles[Number(styleOf('=SUM\\(A1\\)'))]).toContain('quotePrefix="1"');
+    expect(styles[Number(styleOf('-50 discount'))]).toContain('quotePrefix="1"');
+    expect(styleOf('plain')).toBeUndefined();
   });
 
   it('writes every row of a large list, in order', async () => {

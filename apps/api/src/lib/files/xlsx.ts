@@ -12,10 +12,13 @@ export interface SheetOptions {
   timeZone?: string;
 }
 
-/** Spreadsheet programs run text that starts like a formula; a leading apostrophe keeps it text. */
-export function safeText(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+/**
+ * Text that starts like a formula (`= + - @`, tab, CR): written as it is, in a cell styled `quotePrefix` (style 5),
+ * which spreadsheet programs keep as text when the cell is edited, as a typed leading apostrophe does, without
+ * showing an apostrophe or changing the value (a phone number "+49 …" exported and imported again stays itself).
+ * The cell is an inline string, so it is never read as a formula when the file opens.
+ */
+const FORMULA_LIKE = /^[=+\-@\t\r]/;
 
 /** XML 1.0 cannot hold most control characters or a lone surrogate: they are left out, the rest escaped. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -64,7 +67,7 @@ function zoneOffsets(timeZone: string): (ms: number) => number {
   };
 }
 
-/** The cell styles (`s`) of styles.xml: 0 plain, 1 bold header, 2 date, 3 date-time, 4 money. */
+/** The cell styles (`s`) of styles.xml: 0 plain, 1 bold header, 2 date, 3 date-time, 4 money, 5 text kept as text. */
 const STYLES_XML =
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
   '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
@@ -74,11 +77,12 @@ const STYLES_XML =
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
   '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="5"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  '<cellXfs count="6"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
   '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-  '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+  '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/></cellXfs>' +
   '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
   '</styleSheet>';
 
@@ -168,11 +172,12 @@ function cellWriter(format: ValueFormat | undefined, offsetAt: (ms: number) => n
       return (ref, value) => `<c r="${ref}" t="inlineStr"><is><t>${value ? 'Yes' : 'No'}</t></is></c>`;
     default:
       return (ref, value) => {
-        const text = xmlText(safeText(String(value)));
+        const raw = String(value);
+        const text = xmlText(raw);
         // Spreadsheet programs drop leading and trailing spaces unless told to keep them (XlsxWriter's rule);
         // telling it on every cell was 10 MB of the 70 MB of XML of an export of 100k contracts.
         const space = EDGE_SPACE.test(text) ? ' xml:space="preserve"' : '';
-        return `<c r="${ref}" t="inlineStr"><is><t${space}>${text}</t></is></c>`;
+        return `<c r="${ref}"${FORMULA_LIKE.test(raw) ? ' s="5"' : ''} t="inlineStr"><is><t${space}>${text}</t></is></c>`;
       };
   }
 }
