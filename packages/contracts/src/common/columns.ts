@@ -1,3 +1,5 @@
+import type { ViewDescriptor } from './views.js';
+
 /** How a value is shown in an overview cell, a read-only field and an xlsx cell: the one list of formats. */
 export type ValueFormat = 'text' | 'number' | 'money' | 'date' | 'datetime' | 'bool';
 
@@ -23,6 +25,23 @@ export interface ColumnDescriptor<Field extends string = string> {
   /** Only in the export (false: only in the overview). Default: both. */
   overview?: boolean;
   export?: boolean;
+}
+
+/**
+ * The columns an export of a view writes: the view's own, in its order and with its titles (a credit note's
+ * "Amount credited"), then the resource's export-only columns (document type, pro forma). Without a view that
+ * chooses columns, every exported column of the resource.
+ */
+export function viewExportColumns<C extends ColumnDescriptor>(columns: readonly C[], view: Pick<ViewDescriptor, 'columns' | 'columnTitles'> | undefined): C[] {
+  const shown = view?.columns;
+  if (!shown) return exportColumns(columns);
+  const byField = new Map(columns.map((c) => [c.field, c]));
+  const own = shown.flatMap((field) => {
+    const column = byField.get(field);
+    return column && column.export !== false ? [{ ...column, title: view.columnTitles?.[field] ?? column.title }] : [];
+  });
+  const extra = columns.filter((c) => c.overview === false && c.export !== false && !shown.includes(c.field));
+  return [...own, ...extra];
 }
 
 export function overviewColumns<C extends ColumnDescriptor>(columns: readonly C[]): C[] {

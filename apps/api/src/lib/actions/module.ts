@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { actionsOf, exportColumns, type AnyResource } from '@app/contracts';
+import { actionsOf, viewExportColumns, viewsOf, type AnyResource } from '@app/contracts';
 import type { AppContext } from '../context.js';
 import type { CrudService } from '../crud/crud-service.js';
 import { filterQueryOf } from '../crud/list-query.js';
@@ -36,9 +36,11 @@ function exportImpl(service: CrudService, resource: AnyResource): [string, Actio
   const action = actionsOf(resource).find((a) => a.name === 'download_report');
   const file = resource.export;
   if (!action || !file) return undefined;
-  const columns = exportColumns(resource.columns);
   return listAction(action, async (_db, _actor, input, { ctx }) => {
     const body = input as { ids?: number[]; filter?: Record<string, string | number | boolean> };
+    // The columns and titles of the view exported from (its fixed filter is in the body), as the overview shows them.
+    const view = viewsOf(resource).find((v) => v.fixedFilter && Object.entries(v.fixedFilter).every(([k, value]) => String(body.filter?.[k]) === value));
+    const columns = viewExportColumns(resource.columns, view);
     const query = filterQueryOf(resource, body.filter);
     const ids = body.ids && body.ids.length > 0 ? body.ids : undefined;
     const scope = ids ? `${ids.length} selected` : 'the filtered list';

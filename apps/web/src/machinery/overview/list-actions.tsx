@@ -13,7 +13,7 @@ import { InputDialog } from '../actions/input-dialog';
 import { BatchDialog } from '../batch/batch-dialog';
 import type { Overview } from './use-overview';
 
-export type ExportBody = { ids: (number | string)[] } | { filter: Record<string, string | number | boolean> };
+export type ExportBody = { ids?: (number | string)[]; filter: Record<string, string | number | boolean> };
 
 /** The parts of a list query that choose a page of it, not its rows. */
 const PAGING = new Set(['page', 'per_page', 'cursor', 'count']);
@@ -21,15 +21,18 @@ const PAGING = new Set(['page', 'per_page', 'cursor', 'count']);
 /**
  * What a list action covers (DESIGN §4): the selected rows when there are any, otherwise every row of the
  * current filter (quick filter, advanced filters, fixed filters and sort: the list query without its paging).
+ * The selected rows come in the overview's order, and an export writes its view's columns: the view's fixed
+ * filter and the sort go with them (the selected rows are in that view).
  */
-export function exportBody(overview: Pick<Overview, 'selection' | 'params'>): ExportBody {
-  if (overview.selection.count > 0) return { ids: [...overview.selection.ids] };
+export function exportBody(overview: Pick<Overview, 'selection' | 'params' | 'fixedFilters'>): ExportBody {
   const filter: Record<string, string | number | boolean> = {};
+  const selected = overview.selection.count > 0;
   for (const [key, value] of Object.entries(overview.params)) {
     if (PAGING.has(key) || value === undefined || value === null || value === '') continue;
+    if (selected && key !== 'sort' && !(key in (overview.fixedFilters ?? {}))) continue;
     filter[key] = value;
   }
-  return { filter };
+  return selected ? { ids: [...overview.selection.ids], filter } : { filter };
 }
 
 function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem }: { overview: Overview<D>; action: AnyAction; asMenuItem?: boolean }) {

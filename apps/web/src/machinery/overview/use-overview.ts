@@ -212,6 +212,8 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
     overviewId,
     /** The list query as sent (filters, search, sort, page): exports reuse it. */
     params,
+    /** The view's fixed filter (`{ planned: 'true' }`): an export of selected rows names its view by it. */
+    fixedFilters,
     page: state.page,
     lastPage,
     setPage,

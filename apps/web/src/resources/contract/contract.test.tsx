@@ -209,7 +209,8 @@ describe('contracts overview', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select A000002' }));
     await user.click(screen.getByRole('button', { name: 'Export report' }));
     await waitFor(() => expect(savedFiles).toHaveLength(2));
-    expect(api.last('POST /contracts/download_report')!.body).toEqual({ ids: [2] });
+    // The selection in the overview's order (decision 041).
+    expect(api.last('POST /contracts/download_report')!.body).toEqual({ ids: [2], filter: { sort: 'last_name|asc' } });
   });
 
   describe('Batch menu', () => {

@@ -61,7 +61,7 @@ describe('students overview', () => {
     await user.click(screen.getByRole('button', { name: 'Export Selection' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(api.sent('POST /students/download_report')).toHaveLength(1);
-    expect(api.last('POST /students/download_report')!.body).toEqual({ ids: [2] });
+    expect(api.last('POST /students/download_report')!.body).toEqual({ ids: [2], filter: { sort: 'last_name|asc' } });
     expect(savedFiles[0]!.filename).toBe('Students.xlsx');
     expect(await blobText(savedFiles[0]!.blob)).toBe('PK fixture');
   });
