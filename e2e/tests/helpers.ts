@@ -117,7 +117,16 @@ export function studentData(suffix: string, cntryId: number, first = 'Erika'): R
 export async function contractReferences(request: APIRequestContext, suffix: string) {
   const programId = await createRecord(request, 'programs', { name: `E2E Program ${suffix}`, shortname: `P-${suffix}` });
   const universityId = await createRecord(request, 'universities', universityData(suffix));
-  return { programId, universityId, scholarshipId: 1, programName: `E2E Program ${suffix}`, universityName: `E2E University ${suffix}` };
+  return {
+    programId,
+    universityId,
+    scholarshipId: 1,
+    programName: `E2E Program ${suffix}`,
+    universityName: `E2E University ${suffix}`,
+    // As the choice lists label them: name and short name (decision 038).
+    programChoice: `E2E Program ${suffix} (P-${suffix})`,
+    universityChoice: `E2E University ${suffix} (U-${suffix})`,
+  };
 }
 
 /** A contract's fields for the API (new contracts start in status 1, Offer accepted). */

@@ -64,8 +64,8 @@ test('a student with bank details and a contract are created through the screens
     await expect(page.getByRole('checkbox', { name: 'Instalments' })).not.toBeChecked();
 
     await chooseOption(page, page.getByRole('combobox', { name: /^Scholarship/ }), 'EU-FULL');
-    await chooseOption(page, page.getByRole('combobox', { name: /^Program/ }), refs.programName);
-    await chooseOption(page, page.getByRole('combobox', { name: /^University Y1/ }), refs.universityName);
+    await chooseOption(page, page.getByRole('combobox', { name: /^Program/ }), refs.programChoice);
+    await chooseOption(page, page.getByRole('combobox', { name: /^University Y1/ }), refs.universityChoice);
     await page.getByLabel(/^Intake/).fill('2025');
     await page.getByRole('combobox', { name: /^Round/ }).click();
     await page.getByRole('option', { name: '2', exact: true }).click();

@@ -77,6 +77,11 @@ export interface ResourceDescriptor<
    * with a space (a student is "Łukasz Wiśniewski", not "Wiśniewski").
    */
   referenceField: string | readonly string[];
+  /**
+   * The name made from the record's fields where joining `referenceField` is not enough (a milestone's year as
+   * `Y1`, its date as people read it). `referenceOf` answers it when it is not empty.
+   */
+  reference?: (row: RecordRow) => string;
 }
 
 export function defineResource<
@@ -128,7 +133,9 @@ export function maskBankNumber(value: unknown): unknown {
 }
 
 /** A record's name for people (see `referenceField`), or its id when those fields are empty. */
-export function referenceOf(resource: Pick<AnyResource, 'referenceField'>, row: Record<string, unknown>): string {
+export function referenceOf(resource: Pick<AnyResource, 'referenceField' | 'reference'>, row: Record<string, unknown>): string {
+  const made = resource.reference?.(row);
+  if (made) return made;
   const fields = typeof resource.referenceField === 'string' ? [resource.referenceField] : resource.referenceField;
   const parts = fields.map((f) => row[f]).filter((v) => v !== null && v !== undefined && v !== '');
   return parts.length > 0 ? parts.map(String).join(' ') : String(row.id);

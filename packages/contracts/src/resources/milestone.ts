@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
+import { formatDate } from '../common/format.js';
 import { intake, isoDate, text, wholeNumber as whole, nonNegativeMoney, requiredRef } from '../common/fields.js';
 
 export const MilestoneSchema = z.object({
@@ -45,6 +46,13 @@ export const MilestoneFilterSchema = z.object({
 
 export type Milestone = z.infer<typeof MilestoneSchema>;
 
+/** A milestone's name for people: intake, scholarship, year and date (`2024 EU-FULL Y1 15-09-2024`), what it has of them. */
+export function milestoneReference(row: Record<string, unknown>): string {
+  const year = typeof row.year === 'number' ? `Y${row.year}` : '';
+  const day = typeof row.milestone_date === 'string' ? formatDate(row.milestone_date) : '';
+  return [row.intake, row.scholarship_code, year, day].filter((v) => v !== null && v !== undefined && v !== '').map(String).join(' ');
+}
+
 export const milestoneResource = defineResource({
   key: 'milestone',
   title: 'Milestone',
@@ -59,7 +67,9 @@ export const milestoneResource = defineResource({
   defaultSort: [{ field: 'intake', direction: 'asc' }],
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
-  referenceField: 'scholarship_code',
+  // A cohort has several milestones: `2024 EU-FULL Y1 15-09-2024`.
+  referenceField: ['intake', 'scholarship_code', 'year', 'milestone_date'],
+  reference: milestoneReference,
   columns: [
     { field: 'intake', title: 'Intake', width: 90 },
     { field: 'scholarship_code', title: 'Scholarship' },

@@ -61,7 +61,8 @@ export const studentFeeResource = defineResource({
   defaultSort: [{ field: 'intake', direction: 'asc' }],
   access: { read: 'reader', write: 'administrator' },
   deletable: true,
-  referenceField: 'scholarship_code',
+  // A scholarship has a fee per intake: the code alone named every intake's fee alike.
+  referenceField: ['intake', 'scholarship_code'],
   columns: [
     { field: 'intake', title: 'Intake', width: 90 },
     { field: 'scholarship_code', title: 'Scholarship' },

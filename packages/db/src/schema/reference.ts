@@ -1,4 +1,5 @@
-import { date, index, integer, numeric, pgTable, smallint, unique, varchar } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { date, index, integer, numeric, pgTable, smallint, unique, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { editAudit } from './auth.js';
 
 /** Euro amounts: NUMERIC(12,2), never a float (DESIGN §5). */
@@ -12,7 +13,10 @@ export const programs = pgTable(
     shortname: varchar('shortname', { length: 50 }).notNull().unique(),
     ...editAudit(),
   },
-  (t) => [index('programs_name_idx').on(t.name, t.id)],
+  // Short names are unique without case (migration 0036): the contract import finds a program by its short name
+  // without case, and 'MSC-Z' beside 'msc-z' matched both. The exact-case constraint stays: the seeds' ON CONFLICT
+  // (shortname) names it.
+  (t) => [index('programs_name_idx').on(t.name, t.id), uniqueIndex('programs_shortname_lower_idx').on(sql`lower(${t.shortname})`)],
 );
 
 export const universities = pgTable(
@@ -29,7 +33,8 @@ export const universities = pgTable(
     payment_amount: moneyColumn('payment_amount').notNull().default('0'),
     ...editAudit(),
   },
-  (t) => [index('universities_name_idx').on(t.name, t.id)],
+  // Unique without case, as programs (migration 0036).
+  (t) => [index('universities_name_idx').on(t.name, t.id), uniqueIndex('universities_shortname_lower_idx').on(sql`lower(${t.shortname})`)],
 );
 
 /** Seeded lookup (code, type, region) behind the scholarship choice lists. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { contracts, invoices, logEvents, studentFees } from '@app/db';
-import { setupTestApp } from '../../test/app.js';
-import { createContract, createUser } from '../../test/factories.js';
+import { putAsRead, setupTestApp } from '../../test/app.js';
+import { createContract, createUser, userWithToken } from '../../test/factories.js';
 import type { Actor } from '../crud/crud-service.js';
-import { planContractInvoices, switchContractToSemesters } from './plan.js';
+import { plannedShare, planContractInvoices, switchContractToSemesters } from './plan.js';
 
 const t = await setupTestApp();
 const staff = await createUser(t.db, { role: 'User' });
@@ -108,5 +108,33 @@ describe('plan invoices (issue 13 point 3)', () => {
     // Planning afterwards adds nothing, and switching again splits nothing.
     expect((await plan(c.id)).planned).toEqual([]);
     expect((await t.db.transaction((tx) => switchContractToSemesters(tx, actor, c.id))).planned).toEqual([]);
+  });
+});
+
+describe('a fee change and a planning at the same moment (decision 038)', () => {
+  it('the change waits for the planning that read the fee, then re-prices what it planned', async () => {
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const c = await contractWithFees();
+    const [fee] = await t.db.select({ id: studentFees.id }).from(studentFees).where(eq(studentFees.intake, c.intake));
+    let changed = false;
+    let put: Promise<{ status: number }> | undefined;
+    await t.db.transaction(async (tx) => {
+      await planContractInvoices(tx, actor, c.id);
+      put = putAsRead(t, admin.token, `/studentfees/${fee!.id}`, { id: fee!.id, participationfee1_amount: 4600 }).then((res) => {
+        changed = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The planning holds the fee FOR SHARE: the change cannot commit in between.
+      expect(changed).toBe(false);
+    });
+    expect((await put!).status).toBe(200);
+    const [y1] = await t.db.select({ amount: invoices.amount }).from(invoices).where(and(eq(invoices.contract_id, c.id), eq(invoices.document_type_id, 5), eq(invoices.year, 1)));
+    expect(y1!.amount).toBe('4600.00');
+  });
+
+  it('plannedShare is the whole fee for a year and the halves of splitInSemesters for its semesters', () => {
+    expect([0, 1, 2].map((s) => plannedShare('4500.01', s))).toEqual(['4500.01', '2250.01', '2250.00']);
+    expect([0, 1, 2].map((s) => plannedShare('0.01', s))).toEqual(['0.01', '0.01', '0.00']);
   });
 });

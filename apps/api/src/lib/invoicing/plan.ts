@@ -1,9 +1,10 @@
-import { and, eq, inArray, isNull, not } from 'drizzle-orm';
+import { and, eq, inArray, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import {
   addMonths,
   AppError,
   DOCUMENT_TYPE_ADMINISTRATION_FEE,
   DOCUMENT_TYPE_PARTICIPATION_FEE,
+  DOCUMENT_TYPE_REGISTRATION_FEE,
   documentReference,
   formatMoney,
   fromCents,
@@ -15,7 +16,7 @@ import {
 } from '@app/contracts';
 import { contracts, invoices, scholarshipPayments, scholarships, studentFees, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
-import { recordEvent, recordEvents } from '../events/record.js';
+import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
 
 /** What planning did: the action's message, and the total the batch preview adds up. */
 export interface PlanOutcome {
@@ -60,7 +61,10 @@ export async function planContractInvoices(tx: Tx, actor: Actor, contractId: num
       administrationfee2_amount: studentFees.administrationfee2_amount,
     })
     .from(studentFees)
-    .where(and(eq(studentFees.intake, contract.intake), eq(studentFees.scholarship_id, contract.scholarship_id)));
+    .where(and(eq(studentFees.intake, contract.intake), eq(studentFees.scholarship_id, contract.scholarship_id)))
+    // Held until this planning commits: a change of the fee waits for it and then re-prices what it planned
+    // (repriceFeeInvoices), or this planning waits for the change and plans at the new amount. Neither is lost.
+    .for('share');
   if (!fees) {
     throw new AppError('CONFLICT', `There is no student fee for intake ${contract.intake} and scholarship ${contract.scholarship_code}: add it first`);
   }
@@ -199,4 +203,118 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
     amount: totalCents / 100,
     planned,
   };
+}
+
+/** The student-fee amounts invoices are planned from (`invoicesToPlan`): the document type and year of each. */
+export const FEE_INVOICE_FIELDS = {
+  registration_fee_amount: { documentTypeId: DOCUMENT_TYPE_REGISTRATION_FEE, year: 1 },
+  participationfee1_amount: { documentTypeId: DOCUMENT_TYPE_PARTICIPATION_FEE, year: 1 },
+  participationfee2_amount: { documentTypeId: DOCUMENT_TYPE_PARTICIPATION_FEE, year: 2 },
+  administrationfee1_amount: { documentTypeId: DOCUMENT_TYPE_ADMINISTRATION_FEE, year: 1 },
+  administrationfee2_amount: { documentTypeId: DOCUMENT_TYPE_ADMINISTRATION_FEE, year: 2 },
+} as const;
+
+export type FeeInvoiceField = keyof typeof FEE_INVOICE_FIELDS;
+
+/**
+ * What an invoice of a fee is planned at: the whole fee for a whole year (semester 0), else its semester's half
+ * as `invoicesToPlan` and the switch to semester payment split it (`splitInSemesters`: the first takes the odd cent).
+ */
+export function plannedShare(fee: string, semester: number): string {
+  return semester === 0 ? fromCents(toCents(fee)) : splitInSemesters(fee)[semester === 1 ? 0 : 1];
+}
+
+/** A changed amount (NUMERIC text) or date of a fee or milestone. */
+export interface ValueChange<T = string> {
+  old: T;
+  new: T;
+}
+
+/** What a change of a fee or milestone did to the rows planned from it (decision 038). */
+export interface RepriceOutcome {
+  /** Not yet numbered, at what the old value gave: now at what the new one gives. */
+  repriced: number;
+  /** Not yet numbered, at another amount (a discount by hand): left alone. */
+  byHand: number;
+  /** Numbered at what the old value gave: never touched (an invoice is corrected by a credit note). */
+  numbered: number;
+}
+
+/**
+ * The line a fee's or milestone's update event gets (decision 038): "2 planned invoice(s) re-priced; 1 left as
+ * changed by hand", and the numbered rows at the old amount, and a word on rows now at 0 (which cannot be numbered).
+ */
+export function describeRepricing(
+  outcome: RepriceOutcome,
+  words: { planned: string; verb?: string; numbered: string; nowZero?: boolean },
+): string {
+  const parts = [`${outcome.repriced} ${words.planned}(s) ${words.verb ?? 're-priced'}`, `${outcome.byHand} left as changed by hand`];
+  if (outcome.numbered > 0) parts.push(`${outcome.numbered} ${words.numbered}`);
+  if (words.nowZero && outcome.repriced > 0) parts.push('at 0 they cannot be numbered: delete those nothing is owed for');
+  return parts.join('; ');
+}
+
+/**
+ * A student fee's amount changed (decision 038), in the transaction of the change: the planned invoices of that
+ * fee (its document type and year) of the contracts of the fee's intake and scholarship that still carry exactly
+ * what the old amount gave — the whole fee, or its semester's half — get what the new amount gives, each with an
+ * event in its contract's history. Planned invoices at another amount were changed by hand and are left alone;
+ * numbered ones are never touched: a credit note corrects them. The planning that reads the fee holds it FOR
+ * SHARE, so an invoice planned at the same moment is planned at the new amount or re-priced here.
+ */
+export async function repriceFeeInvoices(
+  tx: Tx,
+  actor: Actor,
+  cohort: { intake: number; scholarship_id: number },
+  field: FeeInvoiceField,
+  change: ValueChange,
+  /** The change as each re-priced invoice's event names it: `Student Fee "2024 EU-FULL" changed participationfee1_amount 1000 → 1200`. */
+  cause: string,
+): Promise<RepriceOutcome> {
+  const { documentTypeId, year } = FEE_INVOICE_FIELDS[field];
+  const ofFee = and(
+    eq(contracts.intake, cohort.intake),
+    eq(contracts.scholarship_id, cohort.scholarship_id),
+    eq(invoices.document_type_id, documentTypeId),
+    eq(invoices.year, year),
+    not(invoices.is_creditnote),
+  );
+  const shares = ([0, 1, 2] as const).map((semester) => ({ semester, old: plannedShare(change.old, semester), new: plannedShare(change.new, semester) }));
+  const atOld: SQL = or(...shares.map((s) => and(eq(invoices.semester, s.semester), eq(invoices.amount, s.old))))!;
+  // Counted before the change: afterwards the re-priced rows no longer carry the old amount.
+  const [counts] = await tx
+    .select({
+      byHand: sql<number>`(count(*) filter (where ${invoices.number} is null and not (${atOld})))::int`,
+      numbered: sql<number>`(count(*) filter (where ${invoices.number} is not null and ${atOld}))::int`,
+    })
+    .from(invoices)
+    .innerJoin(contracts, eq(contracts.id, invoices.contract_id))
+    .where(ofFee);
+  let repriced = 0;
+  for (const share of shares) {
+    if (share.old === share.new) continue;
+    // The conditions are checked again on a row another transaction holds (numbering it): one numbered meanwhile is left.
+    const rows = await tx
+      .update(invoices)
+      .set({ amount: share.new, edit_user: actor.user.id, edit_timestamp: nextEditStamp(invoices.edit_timestamp) })
+      .from(contracts)
+      .where(and(eq(contracts.id, invoices.contract_id), ofFee, isNull(invoices.number), eq(invoices.semester, share.semester), eq(invoices.amount, share.old)))
+      .returning({ id: invoices.id, document_reference: invoices.document_reference, contract_id: invoices.contract_id, student_id: contracts.student_id });
+    const changes = { amount: { old: Number(share.old), new: Number(share.new) } };
+    await recordEvents(
+      tx,
+      rows.map((r) => ({
+        type: 'update' as const,
+        message: `Updated Invoice "${r.document_reference ?? r.id}": ${describeChanges(changes)} (${cause})`,
+        userId: actor.user.id,
+        studentId: r.student_id,
+        contractId: r.contract_id,
+        resource: 'invoice',
+        recordId: r.id,
+        changes,
+      })),
+    );
+    repriced += rows.length;
+  }
+  return { repriced, byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 };
 }

@@ -1,8 +1,23 @@
-import { and, eq, inArray, not, sql } from 'drizzle-orm';
-import { AppError, DOCUMENT_TYPE_PARTICIPATION_FEE, formatMoney, fromCents, scholarshipPaymentsToPlan, toCents, whyContractStopped } from '@app/contracts';
+import { and, eq, inArray, isNull, like, not, sql, type SQL } from 'drizzle-orm';
+import {
+  addMonths,
+  AppError,
+  DOCUMENT_TYPE_PARTICIPATION_FEE,
+  formatMoney,
+  fromCents,
+  referenceOf,
+  SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
+  SCHOLARSHIP_PAYMENT_TYPE_MILESTONE,
+  scholarshipPaymentResource,
+  scholarshipPaymentsToPlan,
+  toCents,
+  whyContractStopped,
+  type FieldChanges,
+} from '@app/contracts';
 import { contracts, invoices, milestones, scholarshipPayments, studentFees, universities, type Tx } from '@app/db';
-import type { Actor } from '../crud/crud-service.js';
-import { recordEvent } from '../events/record.js';
+import { nextEditStamp, type Actor } from '../crud/crud-service.js';
+import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
+import type { RepriceOutcome, ValueChange } from '../invoicing/plan.js';
 
 /**
  * Plan the scholarship payments of a contract (issue 15 point 2, decision 022) in the caller's transaction, the
@@ -35,11 +50,14 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
   // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg
   // deprecates queuing them on one client, and pg 9 refuses it).
+  // FOR SHARE until this planning commits: a change of a milestone or of the allowance waits for it and then
+  // re-prices what it planned (decision 038), or this planning waits for the change and plans at the new value.
   const ms = await tx
     .select({ id: milestones.id, year: milestones.year, milestone_date: milestones.milestone_date, milestone_amount: milestones.milestone_amount })
     .from(milestones)
-    .where(sameCohort(milestones));
-  const [fee] = await tx.select({ monthly: studentFees.monthly_allowance_amount }).from(studentFees).where(sameCohort(studentFees));
+    .where(sameCohort(milestones))
+    .for('share');
+  const [fee] = await tx.select({ monthly: studentFees.monthly_allowance_amount }).from(studentFees).where(sameCohort(studentFees)).for('share');
   const feeInvoices = await tx
     .select({ id: invoices.id, year: invoices.year, semester: invoices.semester, planned_date: invoices.planned_date, invoice_date: invoices.invoice_date })
     .from(invoices)
@@ -79,4 +97,105 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   if (inserted.length === 0) return { message: `Nothing to plan: every scholarship payment of this contract is planned already.${byHand}`, amount: 0 };
   const totalCents = inserted.reduce((sum, r) => sum + toCents(r.amount), 0);
   return { message: `Planned ${inserted.length} scholarship payment(s) over ${formatMoney(fromCents(totalCents))}.${byHand}`, amount: totalCents / 100 };
+}
+
+/** Where planned scholarship payments come from, besides the university fees (decision 038). */
+export type PaymentSource =
+  | { kind: 'allowance'; cohort: { intake: number; scholarship_id: number } }
+  | { kind: 'milestone'; id: number; year: number };
+
+/**
+ * The monthly allowance of a student fee or a milestone changed (decision 038), in the transaction of the change:
+ * the planned payments made from it (`plan_key` `A{month}` of the fee's cohort, or `M{milestone id}`) that still
+ * carry exactly its old amount get the new one; of a milestone, those still planned on the day its old date gave
+ * (the date, or the contract's start plus the years before it) move to the day the new one gives. Each row touched
+ * gets one event in its contract's history. A row at another amount or day was changed by hand and is left; a
+ * numbered (scheduled) one is never touched. The planning that reads the source holds it FOR SHARE.
+ */
+export async function reachPlannedPayments(
+  tx: Tx,
+  actor: Actor,
+  source: PaymentSource,
+  change: { amount?: ValueChange; date?: ValueChange<string | null> },
+  /** The change as each touched payment's event names it: `Milestone "2024 EU-FULL Y1" changed milestone_amount 500 → 700`. */
+  cause: string,
+): Promise<{ amount?: RepriceOutcome; date?: RepriceOutcome }> {
+  const sp = scholarshipPayments;
+  const scope =
+    source.kind === 'allowance'
+      ? and(
+          eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE),
+          like(sp.plan_key, 'A%'),
+          eq(contracts.intake, source.cohort.intake),
+          eq(contracts.scholarship_id, source.cohort.scholarship_id),
+        )!
+      : and(eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_MILESTONE), eq(sp.plan_key, `M${source.id}`))!;
+  const touched = new Map<number, { contract_id: number; student_id: number; application_number: string; period: string | null; changes: FieldChanges }>();
+  const returned = {
+    id: sp.id,
+    contract_id: sp.contract_id,
+    student_id: contracts.student_id,
+    application_number: contracts.application_number,
+    period: sp.period,
+    planned_date: sp.planned_date,
+    start_date: contracts.start_date,
+  };
+  type Returned = { id: number; contract_id: number; student_id: number; application_number: string; period: string | null };
+  const touch = ({ id, contract_id, student_id, application_number, period }: Returned, field: string, old: unknown, now: unknown) => {
+    const entry = touched.get(id) ?? { contract_id, student_id, application_number, period, changes: {} };
+    entry.changes[field] = { old, new: now };
+    touched.set(id, entry);
+  };
+  /** Counts before the change (afterwards the rows touched no longer carry the old value), then the change. */
+  const reach = async (atOld: SQL, set: Record<string, unknown>) => {
+    const [counts] = await tx
+      .select({
+        byHand: sql<number>`(count(*) filter (where ${sp.number} is null and not (${atOld})))::int`,
+        numbered: sql<number>`(count(*) filter (where ${sp.number} is not null and ${atOld}))::int`,
+      })
+      .from(sp)
+      .innerJoin(contracts, eq(contracts.id, sp.contract_id))
+      .where(scope);
+    const rows = await tx
+      .update(sp)
+      .set({ ...set, edit_user: actor.user.id, edit_timestamp: nextEditStamp(sp.edit_timestamp) })
+      .from(contracts)
+      .where(and(eq(contracts.id, sp.contract_id), scope, isNull(sp.number), atOld))
+      .returning(returned);
+    return { rows, counts: { byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 } };
+  };
+
+  const outcome: { amount?: RepriceOutcome; date?: RepriceOutcome } = {};
+  if (change.amount) {
+    const [old, now] = [fromCents(toCents(change.amount.old)), fromCents(toCents(change.amount.new))];
+    if (old !== now) {
+      const { rows, counts } = await reach(sql`${sp.amount} = ${old}`, { amount: now });
+      for (const row of rows) touch(row, 'amount', Number(old), Number(now));
+      outcome.amount = { repriced: rows.length, ...counts };
+    }
+  }
+  if (change.date && source.kind === 'milestone' && change.date.old !== change.date.new) {
+    // A milestone without a date is paid on the contract's start plus the years before it (scholarshipPaymentsToPlan:
+    // addMonths, which keeps the day or takes the month's last, as PostgreSQL's date + interval does).
+    const years = source.year - 1;
+    const dayOf = (day: string | null): SQL => (day === null ? sql`(${contracts.start_date} + make_interval(years => ${years}))::date` : sql`${day}::date`);
+    const { old } = change.date;
+    const { rows, counts } = await reach(sql`${sp.planned_date} = ${dayOf(old)}`, { planned_date: dayOf(change.date.new) });
+    for (const row of rows) touch(row, 'planned_date', old ?? addMonths(row.start_date, 12 * years), row.planned_date);
+    outcome.date = { repriced: rows.length, ...counts };
+  }
+  await recordEvents(
+    tx,
+    [...touched].map(([id, row]) => ({
+      type: 'update' as const,
+      message: `Updated Scholarship Payment "${referenceOf(scholarshipPaymentResource, { id, number: null, contract: row.application_number, period: row.period })}": ${describeChanges(row.changes)} (${cause})`,
+      userId: actor.user.id,
+      studentId: row.student_id,
+      contractId: row.contract_id,
+      resource: 'scholarship_payment',
+      recordId: id,
+      changes: row.changes,
+    })),
+  );
+  return outcome;
 }

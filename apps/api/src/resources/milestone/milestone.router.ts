@@ -1,12 +1,62 @@
 import { eq, ilike, or, sql } from 'drizzle-orm';
-import { milestoneResource } from '@app/contracts';
-import { milestones, scholarships } from '@app/db';
+import { milestoneResource, referenceOf, type FieldChanges } from '@app/contracts';
+import { milestones, scholarships, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { describeChanges } from '../../lib/events/record.js';
+import { describeRepricing } from '../../lib/invoicing/plan.js';
+import { reachPlannedPayments } from '../../lib/payments/plan.js';
+
+/** A money value of a change (a number from the row or the input) as NUMERIC text; a date as text or null. */
+const moneyText = (value: unknown): string => Number(value).toFixed(2);
+const dayText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * A changed amount or date reaches the planned payments of the milestone (decision 038), in the change's
+ * transaction. Answers the line the milestone's update event adds, or undefined when neither changed.
+ */
+async function reachPlannedRows(tx: Tx, actor: Actor, id: number, changed: FieldChanges): Promise<string | undefined> {
+  const amount = changed.milestone_amount;
+  const date = changed.milestone_date;
+  if (!amount && !date) return undefined;
+  if (changed.intake || changed.scholarship_id || changed.year) {
+    return 'Planned payments are left as they are: the intake, scholarship or year changed too (they were planned for the old one)';
+  }
+  const [milestone] = await tx
+    .select({ intake: milestones.intake, scholarship_code: scholarships.code, year: milestones.year, milestone_date: milestones.milestone_date })
+    .from(milestones)
+    .innerJoin(scholarships, eq(scholarships.id, milestones.scholarship_id))
+    .where(eq(milestones.id, id));
+  if (!milestone) return undefined;
+  // Named by what it was (the date changing is part of what happened).
+  const before = { ...milestone, milestone_date: date ? (date.old as string | null) : milestone.milestone_date };
+  const fields = Object.fromEntries(Object.entries(changed).filter(([field]) => field === 'milestone_amount' || field === 'milestone_date'));
+  const cause = `${milestoneResource.title} "${referenceOf(milestoneResource, before)}" changed ${describeChanges(fields)}`;
+  const outcome = await reachPlannedPayments(
+    tx,
+    actor,
+    { kind: 'milestone', id, year: milestone.year },
+    {
+      ...(amount && { amount: { old: moneyText(amount.old), new: moneyText(amount.new) } }),
+      ...(date && { date: { old: dayText(date.old), new: dayText(date.new) } }),
+    },
+    cause,
+  );
+  const lines: string[] = [];
+  if (outcome.amount) {
+    lines.push(describeRepricing(outcome.amount, { planned: 'planned payment', numbered: 'scheduled at the old amount left as they are', nowZero: Number(amount?.new) === 0 }));
+  }
+  if (outcome.date) {
+    lines.push(describeRepricing(outcome.date, { planned: 'planned payment', verb: 'moved to the new date', numbered: 'scheduled on the old date left as they are' }));
+  }
+  return lines.length > 0 ? lines.join('. ') : undefined;
+}
 
 export function milestoneModule(ctx: AppContext): ResourceModule {
   const m = milestones;
+  /** What each update did to the planned payments, for its event: keyed by the update's own `changed` object. */
+  const reached = new WeakMap<FieldChanges, string>();
   const service = createCrudService(ctx.db, {
     resource: milestoneResource,
     table: m,
@@ -27,6 +77,18 @@ export function milestoneModule(ctx: AppContext): ResourceModule {
       scholarship_type: (v) => eq(scholarships.type, String(v)),
       scholarship_id: (v) => eq(m.scholarship_id, Number(v)),
       year: (v) => eq(m.year, Number(v)),
+    },
+    hooks: {
+      afterChange: async (tx, change, actor) => {
+        if (change.op !== 'update') return;
+        const line = await reachPlannedRows(tx, actor, change.id, change.changed);
+        if (line) reached.set(change.changed, line);
+      },
+      // The milestone's own event says what its change did to the planned payments (the PUT answers the row only).
+      updateEvent: (changed, reference) => {
+        const line = reached.get(changed);
+        return line === undefined ? undefined : { type: 'update', message: `Updated ${milestoneResource.title} ${reference}: ${describeChanges(changed)}. ${line}` };
+      },
     },
   });
   return defineModule(ctx, service);

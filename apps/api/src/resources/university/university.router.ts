@@ -1,4 +1,4 @@
-import { ilike, or } from 'drizzle-orm';
+import { ilike, or, sql } from 'drizzle-orm';
 import { universityResource } from '@app/contracts';
 import { universities } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
@@ -24,9 +24,18 @@ export function universityModule(ctx: AppContext): ResourceModule {
       edit_timestamp: u.edit_timestamp,
     },
     search: (term) => or(ilike(u.name, likePattern(term)), ilike(u.shortname, likePattern(term))),
-    unique: { universities_shortname_unique: { field: 'shortname', label: 'Short Name' } },
+    // The exact-case constraint and the one without case (migration 0036) both guard the short name.
+    unique: {
+      universities_shortname_unique: { field: 'shortname', label: 'Short Name' },
+      universities_shortname_lower_idx: { field: 'shortname', label: 'Short Name' },
+    },
   });
   return defineModule(ctx, service);
 }
 
-export const universityChoices = (ctx: AppContext) => tableChoices(ctx.db, { table: universities, id: universities.id, label: universities.name });
+/**
+ * `Master A (MSC-A)`: names need not be unique, short names are (without case), so two of the same name are told
+ * apart. The contract import and the exports name universities by their short name, not by this label.
+ */
+export const universityChoices = (ctx: AppContext) =>
+  tableChoices(ctx.db, { table: universities, id: universities.id, label: sql`${universities.name} || ' (' || ${universities.shortname} || ')'`, order: [universities.name, universities.shortname] });

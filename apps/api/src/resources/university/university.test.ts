@@ -51,6 +51,17 @@ describe('universities', () => {
     });
   });
 
+  it('refuses a short name that differs from another only in case (409 naming the field), and labels choices with it', async () => {
+    expect((await post({ ...valid(5), name: 'Karlsruhe', shortname: 'KIT-X' })).status).toBe(201);
+    const dup = await post({ ...valid(6), name: 'Karlsruhe', shortname: 'kit-x' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ message: 'A University with this Short Name already exists', errors: { shortname: ['Short Name is already used'] } });
+    expect((await post({ ...valid(7), name: 'Karlsruhe', shortname: 'KIT-Y' })).status).toBe(201);
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const choice = (await t.http().get('/api/v1.0/universities/choice').set('Authorization', `Bearer ${admin.token}`)).body as { name: string }[];
+    expect(choice.map((c) => c.name).filter((n) => n.startsWith('Karlsruhe'))).toEqual(['Karlsruhe (KIT-X)', 'Karlsruhe (KIT-Y)']);
+  });
+
   it('refuses more than two decimals and negative amounts', async () => {
     expect((await post({ ...valid(3), payment_amount: 10.005 })).body.errors.payment_amount).toEqual(['Payment amount may have at most 2 decimals']);
     expect((await post({ ...valid(4), payment_amount: -1 })).body.errors.payment_amount).toEqual(['Payment amount cannot be negative']);
