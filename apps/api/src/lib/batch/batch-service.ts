@@ -91,7 +91,8 @@ async function createRun(
     userId: actor.user.id,
     message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${what} (run ${runId})`,
   });
-  await enqueueRun(tx, runId, ids.length - (spec.refused?.size ?? 0));
+  // A preview is worked by one job, in row order: the numbers its rows show follow each other (previewNumbering).
+  await enqueueRun(tx, runId, spec.dryRun ? 1 : ids.length - (spec.refused?.size ?? 0));
   return runId;
 }
 

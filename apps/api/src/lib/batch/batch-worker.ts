@@ -11,6 +11,7 @@ import type { ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
 import { enqueueRun, type ImportRunInput } from './batch-service.js';
 import type { ImportRow } from '../actions/types.js';
+import { previewNumbering } from '../numbering.js';
 
 /** The row of an import run that a batch row stands for (its record id is the row's index). */
 function importRowOf(run: RunRecord, index: number): ImportRow {
@@ -74,6 +75,13 @@ export interface BatchWorkerOptions {
 type RunRecord = typeof batchRuns.$inferSelect;
 
 /**
+ * The numbers each running preview's rows took so far, per kind and year (`previewNumbering`): a preview is worked
+ * by one job, in row order, so its later rows show the numbers after its earlier rows'. Dropped when it finishes.
+ */
+const previewNumbers = new Map<number, Map<string, number>>();
+const previewNumbersOf = (runId: number) => previewNumbers.get(runId) ?? previewNumbers.set(runId, new Map()).get(runId)!;
+
+/**
  * Takes the next pending row of a run and does it, in one transaction with its outcome: either the row's work
  * and its `ok` commit together, or neither does (a crash rolls both back and the row is taken again). Rows
  * locked by another worker are skipped, so two processes share a run without doing a row twice. Answers false
@@ -97,15 +105,16 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       if (!actor) throw new AppError('FORBIDDEN', 'The user who started this run may no longer run it');
       await tx.transaction(async (work) => {
         const impl = mod.actions.get(action.name);
-        const outcome =
+        const doRow = () =>
           impl?.kind === 'import'
-            ? await impl.row(work as Tx, actor, importRowOf(run, row.record_id), { ctx, service: mod.service })
-            : await runRecordAction(ctx, work as Tx, mod, action, {
+            ? impl.row(work as Tx, actor, importRowOf(run, row.record_id), { ctx, service: mod.service })
+            : runRecordAction(ctx, work as Tx, mod, action, {
                 id: row.record_id,
                 input: run.input as Record<string, unknown>,
                 actor,
                 version: row.version ?? undefined,
               });
+        const outcome = run.dry_run ? await previewNumbering(previewNumbersOf(run.id), doRow) : await doRow();
         message = outcome.message ?? 'Done';
         amount = outcome.amount === undefined ? null : String(outcome.amount);
         group = outcome.group ?? null;
@@ -175,6 +184,7 @@ async function finishIfDone(ctx: AppContext, run: RunRecord, importing: boolean)
       )
       .returning({ id: batchRuns.id });
     if (!finished) return;
+    previewNumbers.delete(run.id);
     const counts = await tx
       .select({ status: batchRunRows.status, n: sql<number>`count(*)::int` })
       .from(batchRunRows)

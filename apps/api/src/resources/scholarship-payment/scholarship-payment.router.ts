@@ -393,7 +393,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       await recordEvent(tx, {
         type: 'export',
         userId,
-        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${total}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}`,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${formatMoney(total)}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}`,
       });
       // And one per payment, in its contract's and student's history: where a payee asking "was I paid?" looks.
       await recordEvents(
@@ -409,7 +409,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         })),
       );
       const leftOut = refused.length > 0 ? `; left out (not exported): ${refusedText}` : '';
-      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${total}${leftOut}` };
+      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${formatMoney(total)}${leftOut}` };
     });
   }
 

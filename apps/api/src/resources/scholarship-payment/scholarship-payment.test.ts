@@ -819,7 +819,7 @@ describe('scholarship payments: bank data checked again at export, Export Select
     expect(droppedRow.exported_timestamp).toBeNull();
     expect(res.headers['access-control-expose-headers']).toContain('X-Message');
     const message = decodeURIComponent(res.headers['x-message'] as string);
-    expect(message).toMatch(new RegExp(`^Exported 1 scholarship payment\\(s\\), total \\d+\\.\\d{2}; left out \\(not exported\\): ${droppedRow.number} \\(The IBAN of .* is not valid\\)$`));
+    expect(message).toMatch(new RegExp(`^Exported 1 scholarship payment\\(s\\), total € [\\d.]+,\\d{2}; left out \\(not exported\\): ${droppedRow.number} \\(The IBAN of .* is not valid\\)$`));
     expect((await readSheet(res.body)).slice(1).map((r) => r[0])).toEqual([keptRow.number]);
   });
 

@@ -80,7 +80,7 @@ describe('scholarship payment overviews (spec §2)', () => {
     const api = paymentApi({
       'GET /scholarship_payments': page([numberedRow]),
       'POST /scholarship_payments/export_payments': {
-        file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total 10.00; left out (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
+        file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total € 10,00; left out (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
       },
     });
     const { user } = renderApp('/scholarshippayments/numbered', api);
