@@ -1,44 +1,15 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { connect, createDatabaseSql, migrationsFolder, runMigrations, storedFiles } from '@app/db';
+import { connect, storedFiles } from '@app/db';
+import { databaseAtMigration } from './test/migrations.js';
 import { createReferences, createStudent, createUser } from './test/factories.js';
 import { sha256 } from './test/files.js';
 import { readStoredFile } from './lib/files/stored-files.js';
 
-/** A copy of the migrations folder holding only those up to `lastTag`, to build a database as it was then. */
-async function migrationsUpTo(lastTag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  if (last < 0) throw new Error(`no migration ${lastTag}`);
-  journal.entries = journal.entries.slice(0, last + 1);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return dir;
-}
-
-const serverUrl = inject('databaseServerUrl');
-const name = `app_migration_${randomBytes(6).toString('hex')}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(createDatabaseSql(name));
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const before0005 = await migrationsUpTo('0004_search_indexes');
-await runMigrations(url.toString(), before0005);
-const handle = connect(url.toString(), { max: 2 });
-afterAll(async () => {
-  await handle.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-  await rm(before0005, { recursive: true, force: true });
-});
+const database = await databaseAtMigration('0004_search_indexes');
+const handle = connect(database.url, { max: 2 });
+afterAll(() => handle.close());
 
 describe('migration 0005 (stored files)', () => {
   it("moves every document's bytes into stored_files unchanged, with size, hash, type and uploader", async () => {
@@ -64,7 +35,7 @@ describe('migration 0005 (stored files)', () => {
       returning id, filename`);
     const ids = Object.fromEntries(inserted.rows.map((r) => [r.filename, r.id]));
 
-    await runMigrations(url.toString());
+    await database.migrateToLatest();
 
     const rows = await db.execute<{ id: number; file_id: number | null }>(sql`select id, file_id from contract_files order by id`);
     const fileOf = Object.fromEntries(rows.rows.map((r) => [r.id, r.file_id]));

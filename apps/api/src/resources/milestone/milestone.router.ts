@@ -5,7 +5,7 @@ import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing } from '../../lib/invoicing/plan.js';
+import { describeRepricing, reachingPlannedRows } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
 /** A money value of a change (a number from the row or the input) as NUMERIC text; a date as text or null. */
@@ -55,8 +55,6 @@ async function reachPlannedRows(tx: Tx, actor: Actor, id: number, changed: Field
 
 export function milestoneModule(ctx: AppContext): ResourceModule {
   const m = milestones;
-  /** What each update did to the planned payments, for its event: keyed by the update's own `changed` object. */
-  const reached = new WeakMap<FieldChanges, string>();
   const service = createCrudService(ctx.db, {
     resource: milestoneResource,
     table: m,
@@ -78,18 +76,7 @@ export function milestoneModule(ctx: AppContext): ResourceModule {
       scholarship_id: (v) => eq(m.scholarship_id, Number(v)),
       year: (v) => eq(m.year, Number(v)),
     },
-    hooks: {
-      afterChange: async (tx, change, actor) => {
-        if (change.op !== 'update') return;
-        const line = await reachPlannedRows(tx, actor, change.id, change.changed);
-        if (line) reached.set(change.changed, line);
-      },
-      // The milestone's own event says what its change did to the planned payments (the PUT answers the row only).
-      updateEvent: (changed, reference) => {
-        const line = reached.get(changed);
-        return line === undefined ? undefined : { type: 'update', message: `Updated ${milestoneResource.title} ${reference}: ${describeChanges(changed)}. ${line}` };
-      },
-    },
+    hooks: reachingPlannedRows(milestoneResource.title, reachPlannedRows),
   });
   return defineModule(ctx, service);
 }

@@ -1,41 +1,11 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { createDatabaseSql, migrationsFolder, runMigrations } from '@app/db';
+import { databaseAtMigration } from '../../test/migrations.js';
 
-/** A copy of the migrations folder holding only those up to `lastTag`, to build a database as it was then. */
-async function migrationsUpTo(lastTag: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-  await cp(migrationsFolder, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === lastTag);
-  if (last < 0) throw new Error(`no migration ${lastTag}`);
-  journal.entries = journal.entries.slice(0, last + 1);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return dir;
-}
-
-const serverUrl = inject('databaseServerUrl');
-const name = `app_migration_${randomBytes(6).toString('hex')}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(createDatabaseSql(name));
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const before0036 = await migrationsUpTo('0035_payment_commission_within_amount');
-await runMigrations(url.toString(), before0036);
-const client = new pg.Client({ connectionString: url.toString() });
+const database = await databaseAtMigration('0035_payment_commission_within_amount');
+const client = new pg.Client({ connectionString: database.url });
 await client.connect();
-afterAll(async () => {
-  await client.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-  await rm(before0036, { recursive: true, force: true });
-});
+afterAll(() => client.end());
 
 const bank = `'Kasse', 'DE89370400440532013000', 'COBADEFFXXX', 'Street 1', 'Bank Street 1'`;
 
@@ -52,7 +22,7 @@ describe('migration 0036 (short names unique without case, decision 038)', () =>
     );
     const idOf = (rows: { id: number; shortname: string }[], shortname: string) => rows.find((r) => r.shortname === shortname)!.id;
 
-    await runMigrations(url.toString());
+    await database.migrateToLatest();
 
     const after = async (table: string) =>
       Object.fromEntries((await client.query<{ id: number; shortname: string }>(`select id, shortname from ${table} order by id`)).rows.map((r) => [r.id, r.shortname]));

@@ -5,7 +5,7 @@ import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, FEE_INVOICE_FIELDS, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
+import { describeRepricing, FEE_INVOICE_FIELDS, reachingPlannedRows, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
 /** A money value of a change (a number from the row or the input) as NUMERIC text. */
@@ -63,8 +63,6 @@ async function reachPlannedRows(tx: Tx, actor: Actor, id: number, changed: Field
 
 export function studentFeeModule(ctx: AppContext): ResourceModule {
   const f = studentFees;
-  /** What each update did to the planned rows, for its event: keyed by the update's own `changed` object. */
-  const reached = new WeakMap<FieldChanges, string>();
   const service = createCrudService(ctx.db, {
     resource: studentFeeResource,
     table: f,
@@ -79,18 +77,7 @@ export function studentFeeModule(ctx: AppContext): ResourceModule {
     joins: (q) => q.innerJoin(scholarships, eq(scholarships.id, f.scholarship_id)),
     search: (term) => or(ilike(scholarships.code, likePattern(term)), ilike(sql`${f.intake}::text`, likePattern(term))),
     unique: { student_fees_intake_scholarship_unique: { field: 'scholarship_id', label: 'Intake and Scholarship' } },
-    hooks: {
-      afterChange: async (tx, change, actor) => {
-        if (change.op !== 'update') return;
-        const line = await reachPlannedRows(tx, actor, change.id, change.changed);
-        if (line) reached.set(change.changed, line);
-      },
-      // The fee's own event says what its change did to the planned rows (the PUT answers the row only).
-      updateEvent: (changed, reference) => {
-        const line = reached.get(changed);
-        return line === undefined ? undefined : { type: 'update', message: `Updated ${studentFeeResource.title} ${reference}: ${describeChanges(changed)}. ${line}` };
-      },
-    },
+    hooks: reachingPlannedRows(studentFeeResource.title, reachPlannedRows),
   });
   return defineModule(ctx, service);
 }
