@@ -43,6 +43,8 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { PORT: String(port), ADMIN_PASSWORD, LOG_LEVEL: 'error' },
+    // Email settings, so mail actions queue their mails (decision 039 refuses them without); nothing listens on
+    // that port, so the mails wait and then fail, which the journeys expect.
+    env: { PORT: String(port), ADMIN_PASSWORD, LOG_LEVEL: 'error', SMTP_URL: 'smtp://127.0.0.1:2525?security=none&from=office@example.org' },
   },
 });

@@ -10,10 +10,9 @@ import { sendFile } from '../files/download.js';
 import { acceptUpload, uploadOf } from '../files/upload.js';
 import { queryRoute, route } from '../routes.js';
 import { emailConfigForDisplay } from '../mail/settings.js';
-import { checkTemplates } from '../templates/check.js';
+import { checkTemplates, renderAllShapes } from '../templates/check.js';
 import { TemplateError } from '../templates/engine.js';
-import { pdfOf } from '../templates/pdf.js';
-import { currentTemplate, definitionOf, refusal, renderText, resetTemplate, saveTemplate, templateList } from '../templates/store.js';
+import { currentTemplate, definitionOf, refusal, resetTemplate, saveTemplate, templateList } from '../templates/store.js';
 
 /**
  * The Configuration routes (spec §7 Config, issue 12): the server version, the template list, download, upload,
@@ -64,10 +63,10 @@ export function configRouter(ctx: AppContext): Router {
     const definition = definitionOf(internalname);
     const { file } = uploadOf(req);
     const text = file.buffer.toString('utf8');
-    // Accepted only if it parses and renders with the sample (and, for a document, lays out as a PDF).
+    // Accepted only if it parses and renders with the sample and every other shape real data takes (one line
+    // per list, nothing credited, paid in full …), and, for a document, lays out as a PDF each time.
     try {
-      if (definition.kind === 'pdf') await pdfOf(ctx.env, await renderText(ctx.env, 'pdf', text, definition.sample));
-      else await renderText(ctx.env, 'mail', text, definition.sample);
+      await renderAllShapes(ctx.env, definition, text);
     } catch (err) {
       if (err instanceof TemplateError) throw refusal(err);
       throw err;

@@ -70,6 +70,17 @@ describe('GET /config', () => {
       for (const name of ['credit_note_pdf', 'payment_confirmation_pdf', 'student_agreement_pdf', 'invoice_email', 'reminder_email', 'payment_confirmation_email', 'bankinfo_request_email', 'pf_status_email', 'payment_info_email', 'refund_request_email', 'test_email']) {
         expect(names).toContain(name);
       }
+      // The credit note's own mail (decision 039): a credit note asks for no payment.
+      expect(res.body.templates.find((x: { internalname: string }) => x.internalname === 'credit_note_email')).toEqual({
+        id: 13,
+        internalname: 'credit_note_email',
+        displayname: 'E-mail: credit note',
+        filename: 'credit_note_email.liquid',
+        kind: 'mail',
+        customised: false,
+        uploaded_timestamp: null,
+        uploaded_user: null,
+      });
     }
   });
 
@@ -156,6 +167,31 @@ describe('template upload', () => {
     expect(sha256((await getTemplate('bankinfo_request_email')).body as Buffer)).toBe(sha256(defaultBytes('bankinfo_request_email')));
   });
 
+  it('a template that renders with the sample but not with the shapes real data takes is refused, naming the line and the shape', async () => {
+    // The sample invoice has two lines; a real one has one.
+    const second = await upload('invoice_email', 'subject: Invoice {{ invoice.number }}\n--- text ---\nDear {{ student.name }},\n{{ invoice.lines[1].description }}\n');
+    expect(second.status).toBe(400);
+    expect(second.body.message).toBe('The template does not render with its sample data shaped as real data can be (one line per list): line 4: undefined variable: invoice.lines.1 (column 4)');
+    expect(second.body.errors.file).toEqual(['line 4: undefined variable: invoice.lines.1 (column 4), with one line per list']);
+    // A branch the sample never takes: an invoice paid in full.
+    const paid = await upload('invoice_email', 'subject: x\n--- text ---\nDear {{ student.name }},\n{% if invoice.open_amount > 0 %}Pay.{% else %}{{ invoice.receipt_number }}{% endif %}\n');
+    expect(paid.status).toBe(400);
+    expect(paid.body.errors.file).toEqual(['line 4: undefined variable: invoice.receipt_number (column 50), with paid in full']);
+    // A document is laid out with each shape too.
+    const pdf = await upload('credit_note_pdf', 'title: Credit {{ credit_note.number }}\n--- lines ---\nDescription | Amount\n{{ credit_note.lines[0].description }} | {{ credit_note.total | money }}\n{% if student.iban == "" %}{{ student.bank_name }}{% endif %}\n');
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.errors.file[0]).toMatch(/^line 5: undefined variable: student\.bank_name .*, with a student without bank account$/);
+    expect(await t.db.select().from(templates).where(eq(templates.internalname, 'credit_note_pdf'))).toEqual([]);
+  });
+
+  it('the credit note mail is downloaded, uploaded and reset like every template', async () => {
+    expect(sha256((await getTemplate('credit_note_email', user)).body as Buffer)).toBe(sha256(defaultBytes('credit_note_email')));
+    const mine = 'subject: Gutschrift {{ credit_note.number }}\n--- text ---\n{{ credit_note.amount | money }} für {{ credit_note.invoice_number }}, offen: {{ credit_note.invoice_open | money }}\n';
+    expect((await upload('credit_note_email', mine)).status).toBe(200);
+    expect(((await getTemplate('credit_note_email')).body as Buffer).toString('utf8')).toBe(mine);
+    expect((await api('post', '/config/reset_template').send({ internalname: 'credit_note_email' })).body).toMatchObject({ customised: false });
+  });
+
   it('a document template is checked as a PDF too: a missing title is refused', async () => {
     const res = await upload('invoice_pdf', '--- intro ---\nHello {{ student.name }}\n');
     expect(res.status).toBe(400);
@@ -201,13 +237,18 @@ describe('POST /config/check_templates', () => {
   it('answers a zip with every template rendered from its sample and a report', async () => {
     // A template stored before a change of its sample data, say, that no longer renders: reported, not fatal.
     await t.db.insert(templates).values({ internalname: 'refund_request_email', content: 'subject: x\n--- text ---\n{{ refund.iban }}', filename: 'old.liquid' }).onConflictDoNothing();
+    // One stored before the check knew the shapes of real data: it renders with the sample, not with one line.
+    await t.db
+      .insert(templates)
+      .values({ internalname: 'pf_status_email', content: 'subject: PF\n--- text ---\nSecond: {{ pf_status.invoices[1].number }}', filename: 'two-lines.liquid' })
+      .onConflictDoNothing();
     const res = await api('post', '/config/check_templates').send({}).buffer(true).parse(binaryParser);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('templates-check.zip');
     const zip = await JSZip.loadAsync(res.body as Buffer);
     const names = Object.keys(zip.files).sort();
-    const expected = TEMPLATES.filter((d) => d.internalname !== 'refund_request_email').map((d) => `${d.internalname}.${d.kind === 'pdf' ? 'pdf' : 'eml'}`);
+    const expected = TEMPLATES.filter((d) => !['refund_request_email', 'pf_status_email'].includes(d.internalname)).map((d) => `${d.internalname}.${d.kind === 'pdf' ? 'pdf' : 'eml'}`);
     expect(names).toEqual([...expected, 'report.txt'].sort());
 
     const report = await zip.file('report.txt')!.async('string');
@@ -216,7 +257,8 @@ describe('POST /config/check_templates', () => {
     expect(report).toContain('ok     invoice_pdf (Invoice (PDF), built-in default)');
     expect(report).toContain('ok     invoice_email (E-mail: invoice, uploaded)');
     expect(report).toMatch(/ERROR {2}refund_request_email \(.*, uploaded\): line 3: undefined variable: refund\.iban/);
-    expect(report).toContain(`${TEMPLATES.length - 1} ok, 1 with errors`);
+    expect(report).toContain('ERROR  pf_status_email (E-mail: participation fee status, uploaded): line 3: undefined variable: pf_status.invoices.1 (column 12), with one line per list');
+    expect(report).toContain(`${TEMPLATES.length - 2} ok, 2 with errors`);
 
     const invoice = pdfText(Buffer.from(await zip.file('invoice_pdf.pdf')!.async('uint8array')));
     for (const expectedText of ['Stipendienbüro Süd', 'Kaiserstraße 7', 'Łukasz Wiśniewski', 'Große Straße 12', 'Invoice INV-2024-00017', 'Győr', 'Şişli', '€ 1.234,56', '€ 100,00', '€ 1.334,56', 'page 1 of 1']) {
@@ -228,9 +270,9 @@ describe('POST /config/check_templates', () => {
       .filter((l) => /(Participation fee winter|administration fee)/.test(l))
       .map((l) => l.trimEnd().length);
     expect(new Set(amountEnds).size).toBe(1);
-    const credit = pdfText(Buffer.from(await zip.file('credit_note_pdf.pdf')!.async('uint8array')));
-    expect(credit).toContain('€ -1.234,56');
-    expect(credit).toContain('page 1 of 1');
+    const creditPdf = pdfText(Buffer.from(await zip.file('credit_note_pdf.pdf')!.async('uint8array')));
+    expect(creditPdf).toContain('€ -1.234,56');
+    expect(creditPdf).toContain('page 1 of 1');
     for (const name of ['payment_confirmation_pdf', 'student_agreement_pdf']) {
       const text = pdfText(Buffer.from(await zip.file(`${name}.pdf`)!.async('uint8array')));
       expect(text).toContain('Łukasz Wiśniewski');
@@ -242,7 +284,13 @@ describe('POST /config/check_templates', () => {
     const body = /\r\n\r\n([A-Za-z0-9+/=\r\n]+)\r\n--/.exec(eml.split('text/plain')[1]!)![1]!;
     expect(Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8')).toBe('Guten Tag Łukasz Wiśniewski, Straße: ß, Betrag € 1.334,56');
 
-    expect(await lastEvent('export')).toMatchObject({ eventtype_id: EVENT_TYPE_IDS.export, le_message: `Templates checked: ${TEMPLATES.length - 1} ok, 1 with errors` });
+    // The previews are from the office by name, replies to OFFICE_EMAIL, as the outbox sends them.
+    expect(eml).toContain('From: Stipendienbüro Süd <office@example.org>');
+    expect(eml).toContain(`Reply-To: ${t.ctx.env.OFFICE_EMAIL}`);
+    const credit = await zip.file('credit_note_email.eml')!.async('string');
+    expect(credit).toContain(`Subject: =?UTF-8?B?${Buffer.from('Credit note CN-2024-00003 for contract C-2024-0042').toString('base64')}?=`);
+
+    expect(await lastEvent('export')).toMatchObject({ eventtype_id: EVENT_TYPE_IDS.export, le_message: `Templates checked: ${TEMPLATES.length - 2} ok, 2 with errors` });
     expect((await api('post', '/config/check_templates', user).send({})).status).toBe(403);
   });
 });

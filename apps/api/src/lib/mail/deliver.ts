@@ -5,7 +5,8 @@ import { outbox, outboxAttachments, storedFiles, type Tx } from '@app/db';
 import type { AppContext } from '../context.js';
 import { recordEvent } from '../events/record.js';
 import { scrubText } from '../logger.js';
-import { addMailJob, eventLinks, isOnAcceptedTarget, ON_ACCEPTED_TARGETS } from './outbox.js';
+import { senderOf } from './headers.js';
+import { addMailJob, isOnAcceptedTarget, mailLinks, ON_ACCEPTED_TARGETS } from './outbox.js';
 import { isConfigured, readSmtpSettings, type SmtpSettings } from './settings.js';
 
 type OutboxRow = typeof outbox.$inferSelect;
@@ -29,6 +30,14 @@ interface SmtpishError {
 
 /** Errors that no retry can mend although the server gave no 5xx. */
 const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'EAUTH', 'ECONFIG', 'EREQUIRETLS']);
+
+/**
+ * How long one delivery may take in all, connecting to the last reply: three waits of MAIL_TIMEOUT_MS. nodemailer
+ * bounds each wait on its own, so a slow server could stretch a delivery past the stall sweep's 4 × MAIL_TIMEOUT_MS
+ * (lib/jobs/worker.ts), which would then call it `unknown` while it was still going — and a late "refused, try
+ * again" could send it twice. The delivery is broken off before the sweep can look at it.
+ */
+export const DELIVERY_DEADLINE_TIMEOUTS = 3;
 
 /** Sorts an error of nodemailer into the outcomes above; `dataSent` says whether the message was handed over. */
 export function classify(err: SmtpishError, dataSent: boolean): Attempt {
@@ -63,6 +72,10 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
     },
   };
   const timeout = ctx.env.MAIL_TIMEOUT_MS;
+  const deadline = new AbortController();
+  const deadlineMs = timeout * DELIVERY_DEADLINE_TIMEOUTS;
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const sender = senderOf(ctx.env, settings.from_email_address);
   const transport = nodemailer.createTransport({
     host: settings.smtp_servername,
     port: settings.smtp_port,
@@ -78,7 +91,8 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
   });
   try {
     const info = await transport.sendMail({
-      from: { name: '', address: settings.from_email_address },
+      from: sender.from,
+      ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
       to: { name: mail.recipient_name ?? '', address: mail.recipient },
       subject: mail.subject,
       text: mail.text_body,
@@ -87,13 +101,20 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
       attachments: (await attachmentsOf(ctx.db, mail.id)).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
       disableFileAccess: true,
       disableUrlAccess: true,
+      // Broken off at the deadline: nodemailer closes the connection, so nothing of this attempt arrives later.
+      signal: deadline.signal,
     });
     const rejected = (info.rejected ?? []).length > 0;
     const reply = scrubText(String(info.response ?? ''));
     return rejected ? { kind: 'refused', reply } : { kind: 'accepted', reply };
   } catch (err) {
+    if (deadline.signal.aborted) {
+      // Cut before the whole message was handed over, the server cannot have accepted it: tried again. After, it may have.
+      return classify({ code: 'EABORT', message: `Given up after ${Math.round(deadlineMs / 1000)} s: the SMTP server did not finish the delivery in time` }, dataSent);
+    }
     return classify(err as SmtpishError, dataSent);
   } finally {
+    clearTimeout(timer);
     transport.close();
   }
 }
@@ -114,39 +135,64 @@ async function claim(ctx: AppContext, id: number): Promise<OutboxRow | undefined
   });
 }
 
+/**
+ * A delivery's outcome in the event log, on the record the mail is about (the invoice, payment or contract whose
+ * History the person who sent it can read; decision 039) with its contract and student linked, so a failure is seen
+ * by whoever sent it — the Outbox is for Administrators. A mail about no record stays on its outbox row.
+ */
 async function mailEvent(tx: Tx, row: OutboxRow, type: 'emailSent' | 'emailFailed', message: string): Promise<void> {
-  await recordEvent(tx, { type, userId: row.created_user, resource: 'outbox', recordId: row.id, ...eventLinks(row.resource, row.record_id), message });
+  const onRecord = row.resource !== null && row.record_id !== null;
+  const links = await mailLinks(tx, row.resource, row.record_id);
+  await recordEvent(tx, {
+    type,
+    userId: row.created_user,
+    resource: onRecord ? row.resource! : 'outbox',
+    recordId: onRecord ? row.record_id! : row.id,
+    contractId: links.contractId,
+    studentId: links.studentId,
+    message,
+  });
 }
 
-/** Records an attempt's outcome; on acceptance also the record timestamps the mail was to set, in one transaction. */
-export async function recordAttempt(ctx: AppContext, row: OutboxRow, attempt: Attempt): Promise<void> {
+/**
+ * Records an attempt's outcome; on acceptance also the record timestamps the mail was to set, in one transaction.
+ * Only while the row is still the one this attempt claimed (queued, with the claim's `sending_since`): a result
+ * that comes after the stall sweep called the row `unknown`, or after a Resend started another attempt, changes
+ * nothing (a late "try again" would otherwise send it twice). Answers whether it was recorded.
+ */
+export async function recordAttempt(ctx: AppContext, row: OutboxRow, attempt: Attempt): Promise<boolean> {
   const { env } = ctx;
-  await ctx.db.transaction(async (tx) => {
+  const claimed = and(eq(outbox.id, row.id), eq(outbox.status, 'queued'), row.sending_since === null ? sql`false` : eq(outbox.sending_since, row.sending_since));
+  return ctx.db.transaction(async (tx) => {
     const what = `E-mail "${row.subject}" to ${row.recipient}`;
     if (attempt.kind === 'accepted') {
       const [sent] = await tx
         .update(outbox)
         .set({ status: 'sent', sending_since: null, last_reply: attempt.reply, sent_timestamp: sql`now()`, edit_timestamp: touch() })
-        .where(eq(outbox.id, row.id))
+        .where(claimed)
         .returning({ at: outbox.sent_timestamp });
-      const at = sent!.at!;
+      if (!sent) return false;
+      const at = sent.at!;
       for (const target of Array.isArray(row.on_accepted) ? (row.on_accepted as { target?: unknown; id?: unknown }[]) : []) {
         if (!isOnAcceptedTarget(target.target) || typeof target.id !== 'number') continue;
         await ON_ACCEPTED_TARGETS[target.target](tx, target.id, at, row.created_user);
       }
       await mailEvent(tx, row, 'emailSent', `${what} sent (${attempt.reply})`);
-      return;
+      return true;
     }
     if (attempt.kind === 'temporary' && row.attempts < env.MAIL_MAX_ATTEMPTS) {
       const delay = env.MAIL_RETRY_BASE_MS * 2 ** (row.attempts - 1);
-      await tx.update(outbox).set({ sending_since: null, last_reply: attempt.reply, edit_timestamp: touch() }).where(eq(outbox.id, row.id));
+      const retried = await tx.update(outbox).set({ sending_since: null, last_reply: attempt.reply, edit_timestamp: touch() }).where(claimed).returning({ id: outbox.id });
+      if (retried.length === 0) return false;
       await addMailJob(tx, row.id, new Date(Date.now() + delay));
-      return;
+      return true;
     }
     const status = attempt.kind === 'unknown' ? 'unknown' : 'failed';
     const reply = attempt.kind === 'temporary' ? `Gave up after ${row.attempts} attempts: ${attempt.reply}` : attempt.reply;
-    await tx.update(outbox).set({ status, sending_since: null, last_reply: reply, edit_timestamp: touch() }).where(eq(outbox.id, row.id));
+    const ended = await tx.update(outbox).set({ status, sending_since: null, last_reply: reply, edit_timestamp: touch() }).where(claimed).returning({ id: outbox.id });
+    if (ended.length === 0) return false;
     await mailEvent(tx, row, 'emailFailed', status === 'unknown' ? `${what}: delivery unknown — ${reply}` : `${what} failed: ${reply}`);
+    return true;
   });
 }
 
@@ -158,8 +204,9 @@ export function deliverMailTask(ctx: AppContext): Task {
     const row = await claim(ctx, id);
     if (!row) return;
     const attempt = await sendOne(ctx, await readSmtpSettings(ctx.db), row);
-    await recordAttempt(ctx, row, attempt);
-    ctx.logger.info({ outbox_id: id, outcome: attempt.kind, attempt: row.attempts }, 'mail delivery attempt');
+    const recorded = await recordAttempt(ctx, row, attempt);
+    if (recorded) ctx.logger.info({ outbox_id: id, outcome: attempt.kind, attempt: row.attempts }, 'mail delivery attempt');
+    else ctx.logger.warn({ outbox_id: id, outcome: attempt.kind, attempt: row.attempts }, 'mail delivery result came after the row moved on (stall sweep or resend): not recorded');
   };
 }
 

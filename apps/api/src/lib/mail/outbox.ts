@@ -1,10 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { AppError } from '@app/contracts';
 import { contracts, invoicePayments, invoices, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
 import { storeFile } from '../files/stored-files.js';
 import { addJob } from '../jobs/queue.js';
+import { messageIdFor } from './headers.js';
+import { requireMailSettings } from './settings.js';
 
 /** The job that delivers one outbox row. */
 export const MAIL_TASK = 'deliver_mail';
@@ -61,23 +64,42 @@ export interface MailToQueue {
 // eslint-disable-next-line no-control-regex -- control characters are what is removed
 const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
-/** The mail's Message-ID, kept for a resend so a mail client can tell a second copy from a new mail. */
-function messageIdFor(fromDomain: string): string {
-  return `<${Date.now().toString(36)}.${randomBytes(8).toString('hex')}@${fromDomain || 'localhost'}>`;
+/**
+ * Refuses a mail that is already waiting in the outbox (decision 019, widened by decision 039): the same mail —
+ * same record, same recipient, same subject — still `queued` (waiting, or being handed to the server). The
+ * first one has not gone yet, so a second would reach the student twice; once it went or failed, it may be sent
+ * again. A lock on the record's mails (for the transaction) orders two sends at once, so exactly one is queued
+ * even where the caller holds no lock on the record itself.
+ */
+async function refuseIfWaiting(tx: Tx, concerns: { resource: string; id: number }, address: string, subject: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${concerns.resource}:${concerns.id}`}))`);
+  const [waiting] = await tx
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(eq(outbox.resource, concerns.resource), eq(outbox.record_id, concerns.id), eq(outbox.status, 'queued'), eq(outbox.recipient, address), eq(outbox.subject, subject)),
+    )
+    .limit(1);
+  if (waiting) throw new AppError('CONFLICT', `The e-mail "${subject}" to ${address} is already waiting in the outbox: it can be sent again once it went or failed`);
 }
 
 /**
  * Queues an e-mail: its outbox row, its attachments and the delivery job, all in the caller's transaction, so
  * the mail exists exactly when the action that asked for it commits (DESIGN §7). Answers the outbox row's id.
+ * Refused (409) when the Email settings name no SMTP server or from address — the mail could never go — and,
+ * for a mail about a record, when the same mail is still waiting in the outbox.
  */
 export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue): Promise<number> {
   const to = typeof mail.to === 'string' ? { address: mail.to, name: null } : mail.to;
   for (const target of mail.onAccepted ?? []) {
     if (!isOnAcceptedTarget(target.target)) throw new Error(`queueMail: "${String(target.target)}" is not an allowed on-accepted target`);
   }
+  const settings = await requireMailSettings(tx);
   const userId = actor?.user.id ?? null;
   const address = oneLine(to.address);
   const subject = oneLine(mail.subject).slice(0, 500);
+  if (mail.concerns) await refuseIfWaiting(tx, mail.concerns, address, subject);
+  const links = await mailLinks(tx, mail.concerns?.resource ?? null, mail.concerns?.id ?? null);
   const [row] = await tx
     .insert(outbox)
     .values({
@@ -89,7 +111,7 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
       resource: mail.concerns?.resource ?? null,
       record_id: mail.concerns?.id ?? null,
       on_accepted: mail.onAccepted && mail.onAccepted.length > 0 ? mail.onAccepted.map((o) => ({ target: o.target, id: o.id })) : null,
-      message_id: messageIdFor(address.split('@')[1] ?? ''),
+      message_id: messageIdFor(settings.from_email_address),
       created_user: userId,
       edit_user: userId,
     })
@@ -105,12 +127,15 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
     await tx.insert(outboxAttachments).values({ outbox_id: id, position: position++, file_id: fileId });
   }
   await addMailJob(tx, id);
+  // The queueing is the outbox row's own event (the action that asked for the mail records its own on the
+  // record); its contract and student are linked, so the log finds it by either.
   await recordEvent(tx, {
     type: 'emailQueued',
     userId,
     resource: 'outbox',
     recordId: id,
-    ...eventLinks(mail.concerns?.resource ?? null, mail.concerns?.id ?? null),
+    contractId: links.contractId,
+    studentId: links.studentId,
     message: `E-mail "${subject}" to ${address} queued`,
   });
   return id;
@@ -125,13 +150,41 @@ export async function addMailJob(tx: DbOrTx, outboxId: number, runAt?: Date): Pr
   await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt });
 }
 
-/** The event log's contract link of a mail about a contract. */
+/** The event log's contract link of a mail about a contract (what a row of the Outbox says without a query). */
 export function eventLinks(resource: string | null, recordId: number | null): { contractId?: number } {
   return resource === 'contract' && recordId !== null ? { contractId: recordId } : {};
 }
 
-/** Puts a failed or unknown mail back in the queue, by hand (the Resend action). */
+/** The contract and student of the record a mail concerns (a contract, an invoice or credit note, a payment). */
+export async function mailLinks(db: DbOrTx, resource: string | null, recordId: number | null): Promise<{ contractId?: number; studentId?: number }> {
+  if (recordId === null) return {};
+  const found = async (query: Promise<{ contractId: number; studentId: number }[]>) => {
+    const [row] = await query;
+    return row ? { contractId: row.contractId, studentId: row.studentId } : {};
+  };
+  switch (resource) {
+    case 'contract':
+      return found(db.select({ contractId: contracts.id, studentId: contracts.student_id }).from(contracts).where(eq(contracts.id, recordId)));
+    case 'invoice':
+      return found(
+        db.select({ contractId: contracts.id, studentId: contracts.student_id }).from(invoices).innerJoin(contracts, eq(contracts.id, invoices.contract_id)).where(eq(invoices.id, recordId)),
+      );
+    case 'invoice_payment':
+      return found(
+        db
+          .select({ contractId: contracts.id, studentId: contracts.student_id })
+          .from(invoicePayments)
+          .innerJoin(contracts, eq(contracts.id, invoicePayments.contract_id))
+          .where(eq(invoicePayments.id, recordId)),
+      );
+    default:
+      return {};
+  }
+}
+
+/** Puts a failed or unknown mail back in the queue, by hand (the Resend action); refused while it could not go. */
 export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<void> {
+  await requireMailSettings(tx);
   await tx
     .update(outbox)
     .set({ status: 'queued', attempts: 0, sending_since: null, edit_user: actor.user.id, edit_timestamp: sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')` })

@@ -38,6 +38,19 @@ export async function readSmtpSettings(db: DbOrTx): Promise<SmtpSettings> {
 /** Whether the settings name a server to deliver to. */
 export const isConfigured = (s: SmtpSettings): boolean => s.smtp_servername !== '' && s.from_email_address !== '';
 
+export const NO_MAIL_SETTINGS = 'No e-mail can be sent yet: the Email settings name no SMTP server or from address (a Developer saves them on the Configuration screen, tab Email)';
+
+/**
+ * The settings, for a mail about to be queued: refused (409) while they name no SMTP server or from address, as
+ * "Send test mail" is (decision 039). A mail queued then could only fail after its retries, while the action
+ * answered "queued". Every mail action asks this, through `queueMail`.
+ */
+export async function requireMailSettings(db: DbOrTx): Promise<SmtpSettings> {
+  const settings = await readSmtpSettings(db);
+  if (!isConfigured(settings)) throw new AppError('CONFLICT', NO_MAIL_SETTINGS);
+  return settings;
+}
+
 function forDisplay(s: SmtpSettings): EmailConfig {
   return {
     smtp_servername: s.smtp_servername,
@@ -75,7 +88,9 @@ export interface EmailConfigChange {
  * The event lists the changed fields; the password only as "changed".
  */
 export async function updateEmailConfig(tx: Tx, actor: Actor, change: EmailConfigChange, version: string | undefined): Promise<EmailConfig> {
-  await tx.insert(emailSettings).values({ id: 1 }).onConflictDoNothing();
+  // The row is made the first time settings are saved, with the version the defaults are answered with (GET
+  // before any save answers DEFAULTS, edit_timestamp 1970): a first save from the screen matches it.
+  await tx.insert(emailSettings).values({ id: 1, edit_timestamp: DEFAULTS.edit_timestamp }).onConflictDoNothing();
   const [locked] = await tx.select().from(emailSettings).where(eq(emailSettings.id, 1)).for('update');
   const current = locked!;
   if (version !== undefined && parseVersion(version).getTime() !== current.edit_timestamp.getTime()) {

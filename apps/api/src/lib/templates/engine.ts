@@ -75,6 +75,9 @@ const engines: Record<Escaping, Liquid> = { line: createEngine('line'), text: cr
 
 /** A template that does not parse, does not render with its data, or whose result has the wrong shape. */
 export class TemplateError extends Error {
+  /** The shape of data it failed with, when not the sample (`one line per list`, `paid in full`: registry `shapesOf`). */
+  shape?: string;
+
   constructor(
     message: string,
     /** The line of the template file, when known. */

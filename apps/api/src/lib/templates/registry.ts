@@ -17,6 +17,12 @@ export interface TemplateDefinition {
   kind: TemplateKind;
   /** What the template is given, for the check and for an upload's test render (without `office`). */
   sample: Record<string, unknown>;
+  /**
+   * Other shapes real data of this template takes (a branch the sample does not reach: nothing credited, paid in
+   * full), by what they are. An upload and the check render each of them too (`shapesOf`), besides the sample with
+   * one line per list and the student without a bank account, which every template gets.
+   */
+  variants?: Record<string, Record<string, unknown>>;
 }
 
 /** The folder of the built-in defaults: apps/api/templates, from src/lib/templates or dist/lib/templates. */
@@ -64,13 +70,35 @@ const creditNote = {
 
 const payment = { number: 'P2024-00042', date: '2024-11-10', amount: 1334.56, reference: 'INV-2024-00017', method: 'Bank transfer' };
 
-const definitions: TemplateDefinition[] = ([
+/**
+ * The invoice as its e-mail and reminder see it: the invoice's own total (as on its PDF), what its credit notes
+ * (`credit_notes`: their numbers) and payments took off, and what is still open (invoiced − credited − paid).
+ */
+const invoiceMail = { ...invoice, credit_notes: 'CN-INV-2024-00017', credited: 100, paid: 500, open_amount: 734.56 };
+const nothingCreditedOrPaid = { student, contract, invoice: { ...invoiceMail, credit_notes: '', credited: 0, paid: 0, open_amount: 1334.56 } };
+const paidInFull = { student, contract, invoice: { ...invoiceMail, paid: 1234.56, open_amount: 0 } };
+
+/** A credit note as its e-mail sees it: the amount credited (positive) and what is open on the invoice after it. */
+const creditNoteMail = { ...creditNote, amount: 1234.56, invoice_open: 100 };
+
+/** What the payment-information mail lists: the open invoices (earliest due first), the contract's credit, the total. */
+const paymentInfo = {
+  date: '2024-11-20',
+  invoices: [
+    { number: 'INV-2024-00017', description: 'Participation fee winter semester 2024/25', date: '2024-10-15', due_date: '2024-11-14', open: 1234.56, overdue: true },
+    { number: 'INV-2025-00002', description: 'Participation fee summer semester 2025', date: '2024-11-15', due_date: '2024-12-15', open: 1234.56, overdue: false },
+  ],
+  credit: 100,
+  total: 2369.12,
+};
+
+const declared: Omit<TemplateDefinition, 'filename'>[] = [
   { id: 1, internalname: 'invoice_pdf', displayname: 'Invoice (PDF)', kind: 'pdf', sample: { student, contract, invoice } },
   { id: 2, internalname: 'credit_note_pdf', displayname: 'Credit note (PDF)', kind: 'pdf', sample: { student, contract, credit_note: creditNote } },
   { id: 3, internalname: 'payment_confirmation_pdf', displayname: 'Payment confirmation (PDF)', kind: 'pdf', sample: { student, contract, invoice, payment } },
   { id: 4, internalname: 'student_agreement_pdf', displayname: 'Student agreement (PDF)', kind: 'pdf', sample: { student, contract, date: '2024-09-01' } },
-  { id: 5, internalname: 'invoice_email', displayname: 'E-mail: invoice', kind: 'mail', sample: { student, contract, invoice } },
-  { id: 6, internalname: 'reminder_email', displayname: 'E-mail: payment reminder', kind: 'mail', sample: { student, contract, invoice } },
+  { id: 5, internalname: 'invoice_email', displayname: 'E-mail: invoice', kind: 'mail', sample: { student, contract, invoice: invoiceMail }, variants: { 'nothing credited or paid': nothingCreditedOrPaid, 'paid in full': paidInFull } },
+  { id: 6, internalname: 'reminder_email', displayname: 'E-mail: payment reminder', kind: 'mail', sample: { student, contract, invoice: invoiceMail }, variants: { 'nothing credited or paid': nothingCreditedOrPaid } },
   { id: 7, internalname: 'payment_confirmation_email', displayname: 'E-mail: payment confirmation', kind: 'mail', sample: { student, contract, invoice, payment } },
   { id: 8, internalname: 'bankinfo_request_email', displayname: 'E-mail: bank information request', kind: 'mail', sample: { student, contract } },
   {
@@ -92,13 +120,66 @@ const definitions: TemplateDefinition[] = ([
         ],
       },
     },
+    variants: {
+      'paid in full': {
+        student,
+        contract,
+        pf_status: { date: '2024-11-20', invoiced: 1234.56, paid: 1234.56, open: 0, invoices: [{ number: 'INV-2024-00017', date: '2024-10-15', amount: 1234.56, open: 0 }] },
+      },
+    },
   },
-  { id: 10, internalname: 'payment_info_email', displayname: 'E-mail: payment information', kind: 'mail', sample: { student, contract, invoice } },
+  {
+    id: 10,
+    internalname: 'payment_info_email',
+    displayname: 'E-mail: payment information',
+    kind: 'mail',
+    // `invoice` as before payment_info existed (number: the open invoices' numbers), for templates written for it.
+    sample: { student, contract, invoice, payment_info: paymentInfo },
+    variants: { 'no credit': { student, contract, invoice, payment_info: { ...paymentInfo, credit: 0, total: 2469.12 } } },
+  },
   { id: 11, internalname: 'refund_request_email', displayname: 'E-mail: request payment information for a refund', kind: 'mail', sample: { student, contract, refund: { amount: 1234.56, reason: 'Overpayment of invoice INV-2024-00017' } } },
   { id: 12, internalname: 'test_email', displayname: 'E-mail: test mail', kind: 'mail', sample: { sent_at: '20-11-2024 14:05', recipient: 'test@example.org', user: 'Łukasz Wiśniewski', server: 'smtp.example.org:587 (starttls)' } },
-] satisfies Omit<TemplateDefinition, 'filename'>[]).map((d) => ({ ...d, filename: `${d.internalname}.liquid` }));
+  {
+    id: 13,
+    internalname: 'credit_note_email',
+    displayname: 'E-mail: credit note',
+    kind: 'mail',
+    sample: { student, contract, credit_note: creditNoteMail },
+    variants: {
+      'nothing left open': { student, contract, credit_note: { ...creditNoteMail, invoice_open: 0 } },
+      'paid beyond the invoice': { student, contract, credit_note: { ...creditNoteMail, invoice_open: -500 } },
+    },
+  },
+];
+const definitions: TemplateDefinition[] = declared.map((d) => ({ ...d, filename: `${d.internalname}.liquid` }));
 
 export const TEMPLATES: readonly TemplateDefinition[] = definitions;
+
+/** Every list of the data cut to its first entry: real invoices have one line where the sample has two. */
+function oneOfEach(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, 1).map(oneOfEach);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneOfEach(v)]));
+  return value;
+}
+
+const hasLongList = (value: unknown): boolean =>
+  Array.isArray(value) ? value.length > 1 || value.some(hasLongList) : value !== null && typeof value === 'object' && Object.values(value).some(hasLongList);
+
+/**
+ * The data a template must render with before it is accepted (issue 12, decision 039): its sample, the sample
+ * with one entry per list, the student without a bank account, and its declared variants. Real data takes each
+ * of these shapes; a template that passed with the sample alone could fail on an invoice of one line.
+ */
+export function shapesOf(definition: TemplateDefinition): { shape: string; data: Record<string, unknown> }[] {
+  const shapes = [{ shape: 'sample', data: definition.sample }];
+  if (hasLongList(definition.sample)) shapes.push({ shape: 'one line per list', data: oneOfEach(definition.sample) as Record<string, unknown> });
+  const sampleStudent = definition.sample.student;
+  if (sampleStudent !== null && typeof sampleStudent === 'object') {
+    shapes.push({ shape: 'a student without bank account', data: { ...definition.sample, student: { ...sampleStudent, iban: '' } } });
+  }
+  for (const [shape, data] of Object.entries(definition.variants ?? {})) shapes.push({ shape, data });
+  return shapes;
+}
 
 const byName = new Map(definitions.map((d) => [d.internalname, d]));
 

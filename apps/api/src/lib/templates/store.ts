@@ -117,10 +117,17 @@ export function renderDocumentText(ctx: TemplateContext, internalname: string, d
   return renderCurrent(ctx, 'pdf', internalname, data);
 }
 
-/** A template refused: 400 naming the file field, with the engine's message and line. */
+/**
+ * A template refused: 400 naming the file field, with the engine's message and line, and the shape of data it
+ * failed with when that was not the sample itself ("one line per list": real invoices have one line).
+ */
 export function refusal(error: TemplateError, field = 'file'): AppError {
-  return new AppError('BAD_REQUEST', `The template does not render with its sample data: ${error.message}`, { [field]: [error.message] });
+  const what = error.shape ? `with its sample data shaped as real data can be (${error.shape})` : 'with its sample data';
+  return new AppError('BAD_REQUEST', `The template does not render ${what}: ${error.message}`, { [field]: [describeFailure(error)] });
 }
+
+/** "line 4: undefined variable: x (column 3)", and the shape of data when it was not the sample. */
+export const describeFailure = (error: TemplateError): string => (error.shape ? `${error.message}, with ${error.shape}` : error.message);
 
 /**
  * Keeps an uploaded replacement (already checked by the caller) and records it in the event log, in the

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
-import { ROLES, type RoleName } from '@app/contracts';
-import { contracts, invoicePayments, invoices, outbox, students, templates } from '@app/db';
+import { EVENT_TYPE_IDS, ROLES, type RoleName } from '@app/contracts';
+import { contracts, emailSettings, invoicePayments, invoices, outbox, students, templates } from '@app/db';
+import { NO_MAIL_SETTINGS } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
@@ -167,9 +168,24 @@ describe('send PF status', () => {
     expect(stamped.bankinfo_emailrequest_timestamp).toBeNull();
 
     const other = await contractFor();
+    await numberedInvoice(other.contract.id, '500.00');
     const batch = await api('post', '/contracts/batch/send_pf_status', tokens.User).send({ ids: [other.contract.id] });
     expect(batch.status).toBe(202);
     expect(await waitForRun(t, tokens.User, batch.body.run_id)).toMatchObject({ label: 'Send PF Status', failed: 0, done: 1 });
+  });
+
+  it('is refused (409) when no participation fee is invoiced, alone and as a batch row, queueing nothing', async () => {
+    const { contract: none } = await contractFor();
+    const { contract: otherFee } = await contractFor();
+    await numberedInvoice(otherFee.id, '99.00', 7);
+    for (const c of [none, otherFee]) {
+      const res = await api('post', `/contracts/${c.id}/send_pf_status`, tokens.User).send({});
+      expect([res.status, res.body.message]).toEqual([409, `No participation fee is invoiced for contract ${c.application_number}`]);
+    }
+    const run = await waitForRun(t, tokens.User, (await api('post', '/contracts/batch/send_pf_status', tokens.User).send({ ids: [none.id], dry_run: true })).body.run_id);
+    expect(run.rows[0]!.message).toBe(`Error for ${none.application_number}: No participation fee is invoiced for contract ${none.application_number}`);
+    expect(await mailsOf(none.id)).toEqual([]);
+    expect(await mailsOf(otherFee.id)).toEqual([]);
   });
 });
 
@@ -211,6 +227,26 @@ describe('send payment info and request payment info for a refund', () => {
     expect([covered.status, covered.body.message]).toEqual([409, `Contract ${contract.application_number} has nothing open to pay: its credit of € 1.000,00 covers what is open`]);
   });
 
+  it('lists each open invoice with what is open and its due date, or "overdue since" a date gone by, and the credit taken off', async () => {
+    const { contract } = await contractFor();
+    const values = (number: string, amount: string, expiration: string, type = 5) => ({
+      contract_id: contract.id, year: 1, semester: 0, amount, description: `Fee ${number}`, number, invoice_date: '2026-01-05', expiration_date: expiration, document_type_id: type,
+    });
+    const [late] = await t.db.insert(invoices).values(values(`L-${contract.id}`, '300.00', '2026-02-04')).returning();
+    await t.db.insert(invoices).values(values(`F-${contract.id}`, '450.50', '2099-03-01', 7));
+    const [overpaid] = await t.db.insert(invoices).values(values(`O-${contract.id}`, '100.00', '2026-02-04', 1)).returning();
+    await t.db.insert(invoicePayments).values({ number: `P-L-${contract.id}`, invoice_id: late!.id, payment_date: '2026-01-20', amount_paid: '100.00' });
+    await t.db.insert(invoicePayments).values({ number: `P-O-${contract.id}`, invoice_id: overpaid!.id, payment_date: '2026-01-20', amount_paid: '150.00' });
+    const res = await api('post', `/contracts/${contract.id}/send_email_paymentinfo`, tokens.User).send({});
+    expect(res.status, res.text).toBe(200);
+    const text = (await mailsOf(contract.id)).at(-1)!.text_body;
+    expect(text).toContain('please transfer € 600,50 for your contract');
+    expect(text).toContain(`- L-${contract.id} (Fee L-${contract.id}): € 200,00, overdue since 04-02-2026`);
+    expect(text).toContain(`- F-${contract.id} (Fee F-${contract.id}): € 450,50, due by 01-03-2099`);
+    expect(text).toContain('- less your credit on the contract: € 50,00');
+    expect(text).not.toContain(`O-${contract.id} (`);
+  });
+
   it('the refund request answers 400 naming the field for a bad amount or a missing or bad reason, and queues nothing', async () => {
     const { contract } = await contractFor();
     const cases: [object, string][] = [
@@ -227,6 +263,98 @@ describe('send payment info and request payment info for a refund', () => {
       expect(Object.keys(res.body.errors)).toContain(field);
     }
     expect(await mailsOf(contract.id)).toEqual([]);
+  });
+});
+
+/** Every mail queued so far delivered: the server's next behaviour (hold, refuse) is then for the next mail. */
+const outboxIdle = () => waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
+
+describe('the same mail twice', () => {
+  it('while the first waits in the outbox, a second send of it is refused (409 naming it), alone and as a batch row; once it went, it may go again', async () => {
+    const { student, contract } = await contractFor();
+    await numberedInvoice(contract.id, '120.00');
+    // A contract with a credit, for the refund request.
+    const { contract: credited } = await contractFor();
+    await t.db.insert(invoicePayments).values({ number: `P-T-${credited.id}`, invoice_id: (await numberedInvoice(credited.id, '10.00')).id, payment_date: '2026-01-20', amount_paid: '200.00' });
+    await outboxIdle();
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    expect((await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({})).status).toBe(200);
+    await holding;
+    const subject = `Your bank details for contract ${contract.application_number}`;
+    const waiting = `The e-mail "${subject}" to ${student.email_address} is already waiting in the outbox: it can be sent again once it went or failed`;
+    const again = await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({});
+    expect([again.status, again.body.message]).toEqual([409, waiting]);
+    const run = await waitForRun(t, tokens.User, (await api('post', '/contracts/batch/send_bankinfo_request', tokens.User).send({ ids: [contract.id] })).body.run_id);
+    expect(run).toMatchObject({ failed: 1, done: 1 });
+    expect(run.rows[0]!.message).toBe(`Error for ${contract.application_number}: ${waiting}`);
+    // The contract's other mails are other mails; each of them is refused a second time while it waits.
+    const others = [
+      [contract.id, 'send_pf_status', {}],
+      [contract.id, 'send_email_paymentinfo', {}],
+      [credited.id, 'request_refund_info', { reason: 'Overpaid' }],
+    ] as const;
+    for (const [id, name, body] of others) {
+      const first = await api('post', `/contracts/${id}/${name}`, tokens.User).send(body);
+      expect(first.status, `${name}: ${first.text}`).toBe(200);
+      const second = await api('post', `/contracts/${id}/${name}`, tokens.User).send(body);
+      expect([second.status, second.body.message], name).toEqual([409, expect.stringMatching(/^The e-mail ".+" to .+ is already waiting in the outbox/)]);
+    }
+    release();
+    await waitFor('all sent', () => mailsOf(contract.id), (rows) => rows.length === 3 && rows.every((r) => r.status === 'sent'));
+    await waitFor('the refund request sent', () => mailsOf(credited.id), (rows) => rows.length === 1 && rows[0]!.status === 'sent');
+    expect((await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({})).status).toBe(200);
+    await waitFor('sent again', () => mailsOf(contract.id), (rows) => rows.length === 4 && rows.every((r) => r.status === 'sent'));
+  });
+
+  it('three sends at once queue it exactly once', async () => {
+    const { contract } = await contractFor();
+    await outboxIdle();
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => undefined, release: new Promise<void>((r) => (release = r)) });
+    const answers = await Promise.all([0, 1, 2].map(() => api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({})));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    release();
+    await waitFor('one sent', () => mailsOf(contract.id), (rows) => rows.length === 1 && rows[0]!.status === 'sent');
+  });
+});
+
+describe('a mail that fails', () => {
+  it("is in the contract's History, linked to its student, for the User who sent it", async () => {
+    const { student, contract } = await contractFor();
+    await outboxIdle();
+    smtp.next.push({ kind: 'refuse', code: 550, message: 'Mailbox unavailable' });
+    expect((await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({})).status).toBe(200);
+    await waitFor('failed', () => mailsOf(contract.id), (rows) => rows[0]?.status === 'failed');
+    const history = await api('get', `/logging/?resource=contract&record_id=${contract.id}&sort=le_time|desc`, tokens.User);
+    expect(history.status).toBe(200);
+    const failed = (history.body.data as { eventtype_id: number; le_message: string; student_id: number; contract_id: number; usr_id: number }[]).find((e) => e.eventtype_id === EVENT_TYPE_IDS.emailFailed)!;
+    expect(failed).toMatchObject({ student_id: student.id, contract_id: contract.id, usr_id: userIds.User });
+    expect(failed.le_message).toMatch(/^E-mail "Your bank details for contract .+" to .+ failed: .*550 Mailbox unavailable/);
+    const byStudent = await api('get', `/logging/?student_id=${student.id}&eventtype_id=${EVENT_TYPE_IDS.emailFailed}`, tokens.User);
+    expect(byStudent.body.data).toHaveLength(1);
+  });
+});
+
+describe('before the Email settings name a server', () => {
+  it('every mail action is refused (409), alone and as a batch row, and nothing is queued', async () => {
+    const { contract } = await contractFor();
+    await numberedInvoice(contract.id, '80.00');
+    await t.db.delete(emailSettings);
+    try {
+      for (const name of ['send_bankinfo_request', 'send_pf_status', 'send_email_paymentinfo']) {
+        const res = await api('post', `/contracts/${contract.id}/${name}`, tokens.User).send({});
+        expect([res.status, res.body.message], name).toEqual([409, NO_MAIL_SETTINGS]);
+      }
+      const run = await waitForRun(t, tokens.User, (await api('post', '/contracts/batch/send_bankinfo_request', tokens.User).send({ ids: [contract.id], dry_run: true })).body.run_id);
+      expect(run.rows[0]!.message).toBe(`Error for ${contract.application_number}: ${NO_MAIL_SETTINGS}`);
+      expect(await mailsOf(contract.id)).toEqual([]);
+    } finally {
+      const res = await api('put', '/config/email/', tokens.Developer).send({ smtp_servername: '127.0.0.1', smtp_port: smtp.port, smtp_security: 'none', from_email_address: 'office@example.org' });
+      expect(res.status, res.text).toBe(200);
+    }
   });
 });
 

@@ -67,22 +67,28 @@ export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
         ],
       ),
     ),
-    recordAction(contractActions.sendPfStatus, (tx, actor, { row }) =>
-      sendContractMail(
+    // Nothing to report without a participation fee: "Invoiced € 0,00" would only puzzle the student (decision 039).
+    recordAction(contractActions.sendPfStatus, async (tx, actor, { row }) => {
+      const status = await pfStatus(tx, Number(row.id));
+      if (status.invoices.length === 0 || (status.invoiced <= 0 && status.paid === 0)) {
+        throw new AppError('CONFLICT', `No participation fee is invoiced for contract ${String(row.application_number)}`);
+      }
+      return sendContractMail(
         ctx,
         tx,
         actor,
         row,
         'pf_status_email',
-        async () => ({ pf_status: await pfStatus(tx, Number(row.id)) }),
+        () => ({ pf_status: status }),
         () => [{ target: 'contract.pf_status_email_timestamp', id: Number(row.id) }],
-      ),
-    ),
-    // What is open and how to pay: the open invoices (earliest due first), the reference being the first's number,
-    // less the contract's credit (an invoice paid and then credited, decision 036): the student is never asked for
-    // money already paid.
+      );
+    }),
+    // What is open and how to pay: the open invoices (earliest due first) each with what is open and its due date
+    // — or "overdue since" it — the reference being their numbers, less the contract's credit (an invoice paid and
+    // then credited, decision 036): the student is never asked for money already paid.
     recordAction(contractActions.sendPaymentInfo, async (tx, actor, { row }) => {
-      const lines = await statusLines(tx, [Number(row.id)], today());
+      const day = today();
+      const lines = await statusLines(tx, [Number(row.id)], day);
       const open = lines.filter((l) => l.open > 0);
       const credit = cents(lines.filter((l) => l.open < 0), 'open');
       const total = Math.round((cents(open, 'open') + credit) * 100) / 100;
@@ -104,6 +110,12 @@ export function contractMailActions(ctx: AppContext): [string, ActionImpl][] {
           ],
           total,
           open_amount: total,
+        },
+        payment_info: {
+          date: day,
+          invoices: open.map((l) => ({ number: l.number, description: l.description, date: l.invoice_date, due_date: l.due_date ?? '', open: l.open, overdue: l.expired })),
+          credit: -credit,
+          total,
         },
       }));
     }),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { invoicePaymentResource, todayIn } from '@app/contracts';
+import { EVENT_TYPE_IDS, invoicePaymentResource, todayIn } from '@app/contracts';
 import { invoicePayments, invoices, logEvents, outbox } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
@@ -424,6 +424,32 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const real = await api('post', '/invoice_payments/batch/send_email').send({ ids });
     expect(await waitForRun(t, user.token, real.body.run_id)).toMatchObject({ status: 'finished', dry_run: false, total: 2, failed: 0 });
     expect((await mails()).length).toBe(before + 2);
+  });
+
+  it('a confirmation still waiting in the outbox is not queued again (409 naming it), alone or as a batch row; its delivery is in the payment\'s History', async () => {
+    const { contract, student } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const row = await pay(inv.id, 50);
+    const mails = () => t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, row.id)));
+    // The server holds the next message it reads: the earlier tests' mails delivered first.
+    await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    expect((await api('post', `/invoice_payments/${row.id}/send_email`).send({})).status).toBe(200);
+    await holding;
+    const again = await api('post', `/invoice_payments/${row.id}/send_email`).send({});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(new RegExp(`^The e-mail "Payment ${row.number} received: .+" to ${student.email_address} is already waiting in the outbox`));
+    const run = await waitForRun(t, user.token, (await api('post', '/invoice_payments/batch/send_email').send({ ids: [row.id] })).body.run_id);
+    expect(run).toMatchObject({ failed: 1 });
+    expect(run.rows[0]!.message).toMatch(/^Error for .+: The e-mail ".+" to .+ is already waiting in the outbox/);
+    release();
+    await waitFor('sent', mails, (rows) => rows.length === 1 && rows[0]!.status === 'sent');
+    const events = await api('get', `/logging/?resource=invoice_payment&record_id=${row.id}&eventtype_id=${EVENT_TYPE_IDS.emailSent}`, reader.token);
+    expect(events.body.data).toHaveLength(1);
+    expect(events.body.data[0]).toMatchObject({ contract_id: contract.id, student_id: student.id, usr_id: user.id });
   });
 
   it('refuses every write to a reader with 403 and changes nothing', async () => {

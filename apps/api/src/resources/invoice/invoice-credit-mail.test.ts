@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, eq, inArray } from 'drizzle-orm';
-import { creditNoteCommand, todayIn } from '@app/contracts';
+import { creditNoteCommand, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
 import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
@@ -237,7 +237,9 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
     const answers = await Promise.all([0, 1].map(() => api('post', `/invoices/${inv.id}/send_email`).send({})));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-    expect(answers.find((a) => a.status === 409)!.body.message).toBe(`The e-mail of ${inv.number} is already waiting in the outbox`);
+    expect(answers.find((a) => a.status === 409)!.body.message).toMatch(
+      new RegExp(`^The e-mail "Invoice ${inv.number} for contract .+" to .+ is already waiting in the outbox: it can be sent again once it went or failed$`),
+    );
     await holding;
     release();
     await waitFor('the mail sent', () => mailsOf(inv.id), (rows) => rows.length === 1 && rows[0]!.status === 'sent');
@@ -327,6 +329,82 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     await waitFor('both stamped', () => Promise.all([row(a.id), row(b.id)]), (rows) => rows.every((r) => r.email_timestamp !== null));
     expect(smtp.dataCount()).toBe(datas + 3);
     expect((await api('post', '/invoices/batch/send_email', reader.token).send({ ids: [a.id] })).status).toBe(403);
+  });
+});
+
+describe('what the invoice and credit-note mails say (decision 039)', () => {
+  /** The last mail of the invoice as the SMTP server received it. */
+  const lastMail = async (id: number) => {
+    const rows = await waitFor('the mail sent', () => mailsOf(id), (r) => r.length > 0 && r.at(-1)!.status === 'sent');
+    const messageId = rows.at(-1)!.message_id;
+    return waitFor('the mail received', async () => smtp.received.find((m) => m.messageId === messageId), (m) => m !== undefined).then((m) => m!);
+  };
+
+  it("a credit note's mail credits the amount on its invoice, with no due date and no request to pay", async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { amount: '1000.00' }, '2030-01-10');
+    const cn = await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 400, description: 'Semester abroad shortened' });
+    const res = await api('post', `/invoices/${cn.body.id}/send_email`).send({});
+    expect(res.status, res.text).toBe(200);
+    const received = await lastMail(cn.body.id);
+    expect(received.subject).toBe(`Credit note CN-${inv.number} for contract ${contract.application_number}`);
+    expect(received.text).toContain(`we credit you € 400,00 on invoice ${inv.number} (Semester abroad shortened)`);
+    expect(received.text).toContain(`After this credit, € 600,00 of invoice ${inv.number} is still open.`);
+    expect(received.text).toContain('You do not need to pay anything for this credit note.');
+    expect(received.text).not.toMatch(/transfer|€ -|09-02-2030/i);
+    expect(received.attachments.map((a) => a.filename)).toEqual([`Credit_Note_CN-${inv.number}.pdf`]);
+  });
+
+  it('the invoice mail asks for what is still open after credits and payments, by the due date, and agrees with its PDF', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { amount: '1000.00' }, '2030-01-10');
+    expect((await api('post', '/invoices').send({ linked_invoice_id: inv.id, amount: 100, description: 'Discount' })).status).toBe(201);
+    expect((await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: todayIn(t.ctx.env.APP_TIMEZONE), amount_paid: 300 })).status).toBe(201);
+    expect((await api('post', `/invoices/${inv.id}/send_email`).send({})).status).toBe(200);
+    const received = await lastMail(inv.id);
+    expect(received.text).toContain(`please find attached invoice ${inv.number} of 10-01-2030 over € 1.000,00`);
+    expect(received.text).toContain(`Credited (CN-${inv.number}): € 100,00`);
+    expect(received.text).toContain('Paid so far: € 300,00');
+    expect(received.text).toContain('Still open: € 600,00, by 09-02-2030.');
+    expect(received.text).toContain('Please transfer € 600,00 by 09-02-2030');
+    expect(received.text).not.toContain('€ 900,00');
+    // The PDF's total is the invoice's amount, as the mail says it.
+    expect(pdfText(received.attachments[0]!.content)).toContain('€ 1.000,00');
+  });
+
+  it('an invoice paid in full gets a copy that thanks, and asks for nothing', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { amount: '200.00' }, '2030-01-10');
+    expect((await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: todayIn(t.ctx.env.APP_TIMEZONE), amount_paid: 200 })).status).toBe(201);
+    expect((await api('post', `/invoices/${inv.id}/send_email`).send({})).status).toBe(200);
+    const received = await lastMail(inv.id);
+    expect(received.text).toContain('This invoice is paid in full, thank you.');
+    expect(received.text).toContain('Paid so far: € 200,00');
+    expect(received.text).not.toMatch(/transfer|Still open/);
+  });
+
+  it('the reminder asks for the same open amount, its payments counted', async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, { document_type_id: 1, amount: '300.00' }, '2020-02-10');
+    expect((await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: todayIn(t.ctx.env.APP_TIMEZONE), amount_paid: 120.5 })).status).toBe(201);
+    expect((await api('post', `/invoices/${inv.id}/send_email`).send({ reminder: true })).status).toBe(200);
+    const received = await lastMail(inv.id);
+    expect(received.text).toContain('is still open: € 179,50 were due on 11-03-2020');
+    expect(received.text).toContain('Paid so far: € 120,50');
+    expect(received.text).toContain('Please transfer € 179,50');
+  });
+
+  it("a failed invoice mail is in the invoice's History, linked to its contract and student", async () => {
+    const { student, contract } = await contractFor();
+    const inv = await numbered(contract.id);
+    await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
+    smtp.next.push({ kind: 'refuse', code: 550, message: 'No such user' });
+    expect((await api('post', `/invoices/${inv.id}/send_email`).send({})).status).toBe(200);
+    await waitFor('failed', () => mailsOf(inv.id), (rows) => rows[0]?.status === 'failed');
+    const history = await api('get', `/logging/?resource=invoice&record_id=${inv.id}&eventtype_id=${EVENT_TYPE_IDS.emailFailed}`, reader.token);
+    expect(history.body.data).toHaveLength(1);
+    expect(history.body.data[0]).toMatchObject({ contract_id: contract.id, student_id: student.id, usr_id: user.id });
+    expect(history.body.data[0].le_message).toMatch(/failed: .*550 No such user/);
   });
 });
 

@@ -17,11 +17,11 @@ import {
   todayIn,
   whyContractStopped,
 } from '@app/contracts';
-import { contracts, documentTypes, invoices, outbox, students, type Tx } from '@app/db';
+import { contracts, documentTypes, invoices, students, type Tx } from '@app/db';
 import { parseInput } from '../../lib/errors.js';
 import { recordEvent } from '../../lib/events/record.js';
 import { contractTotals, invoiceFiguresOf } from '../../lib/invoicing/money.js';
-import { invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
+import { credited, invoiceConditions, invoiced, invoiceFilters, invoiceSearch, invoiceSearchParts, invoiceSearchRank, isOpen, open, paid } from '../../lib/invoicing/invoice-sql.js';
 import { numberedValues } from '../../lib/invoicing/number.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { contractStudentName } from '../../lib/search.js';
@@ -235,25 +235,12 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       const stored = await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');
       const data = await contractTemplateData(tx, Number(row.contract_id));
       if (!data.student.email?.trim()) throw new AppError('CONFLICT', 'The student has no e-mail address');
-      const total = Number(row.is_creditnote ? row.amount : row.total_amount);
-      const invoice = {
-        number: String(row.number),
-        date: String(row.invoice_date),
-        due_date: String(row.extended_deadline_date ?? row.expiration_date ?? row.invoice_date),
-        description: String(row.description),
-        lines: [{ description: String(row.description), amount: Number(row.amount) }],
-        total,
-        open_amount: Number(row.to_be_payed_amount),
-      };
       const target = input.reminder ? 'invoice.email_reminder_timestamp' : 'invoice.email_timestamp';
-      // Sent twice at once (a double click, two users), the mail goes once: the record lock orders the calls and
-      // the second finds the first one's mail still waiting in the outbox.
-      const [waiting] = await tx
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(and(eq(outbox.resource, 'invoice'), eq(outbox.record_id, id), eq(outbox.status, 'queued'), sql`${outbox.on_accepted} @> ${JSON.stringify([{ target }])}::jsonb`));
-      if (waiting) throw new AppError('CONFLICT', `The ${input.reminder ? 'reminder' : 'e-mail'} of ${String(row.number)} is already waiting in the outbox`);
-      const message = await queueStudentMail(ctx, tx, actor, input.reminder ? 'reminder_email' : 'invoice_email', { ...data, invoice }, {
+      // A credit note has a mail of its own: it credits, it asks for nothing (decision 039). Two sends at once
+      // queue the mail once: the record lock orders them and the outbox refuses the same mail still waiting.
+      const template = row.is_creditnote ? 'credit_note_email' : input.reminder ? 'reminder_email' : 'invoice_email';
+      const mailData = row.is_creditnote ? { credit_note: await creditNoteMailData(tx, row) } : { invoice: await invoiceMailData(tx, id, row) };
+      const message = await queueStudentMail(ctx, tx, actor, template, { ...data, ...mailData }, {
         attach: [stored],
         concerns: { resource: 'invoice', id },
         onAccepted: [{ target, id }],
@@ -295,6 +282,54 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       };
     }),
   ]);
+}
+
+/**
+ * The invoice as its e-mail and reminder say it (decision 039): the total and lines as on its PDF, what its credit
+ * notes and payments took off, and what is still open — computed in SQL from the one money definition
+ * (lib/invoicing/money.ts through invoice-sql.ts), as exact text.
+ */
+async function invoiceMailData(tx: Tx, id: number, row: Row) {
+  const [m] = await tx
+    .select({
+      credited: sql<string>`(${credited})::numeric(12,2)::text`,
+      paid: sql<string>`(${paid})::numeric(12,2)::text`,
+      open: sql<string>`(${open})::numeric(12,2)::text`,
+      credit_notes: sql<string>`coalesce(${creditNoteNumbers}, '')`,
+    })
+    .from(i)
+    .where(eq(i.id, id));
+  return {
+    number: String(row.number),
+    date: String(row.invoice_date),
+    due_date: String(row.extended_deadline_date ?? row.expiration_date ?? row.invoice_date),
+    description: String(row.description),
+    lines: [{ description: String(row.description), amount: Number(row.amount) }],
+    total: Number(row.amount),
+    credit_notes: m!.credit_notes,
+    credited: Number(m!.credited),
+    paid: Number(m!.paid),
+    open_amount: Number(m!.open),
+  };
+}
+
+/**
+ * A credit note as its e-mail says it: the amount credited (positive), on which invoice, why, and what is open on
+ * that invoice after it (below 0: paid beyond it). Its PDF's lines and total come along, as the PDF has them.
+ */
+async function creditNoteMailData(tx: Tx, row: Row) {
+  const amount = Number(row.amount);
+  const { open: invoiceOpen } = await invoiceFiguresOf(tx, Number(row.linked_invoice_id));
+  return {
+    number: String(row.number),
+    date: String(row.invoice_date),
+    invoice_number: String(row.linked_invoice_number ?? ''),
+    reason: String(row.description),
+    lines: [{ description: String(row.description), amount: -amount }],
+    total: -amount,
+    amount,
+    invoice_open: Number(invoiceOpen),
+  };
 }
 
 /** The document reference of new values; a contract that does not exist is a 400 naming the field. */

@@ -1,11 +1,13 @@
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
 import { contracts, logEvents, outbox, students } from '@app/db';
 import type { Actor } from '../../lib/crud/crud-service.js';
-import { classify, markStalledMails } from '../../lib/mail/deliver.js';
+import { classify, markStalledMails, recordAttempt, sendOne } from '../../lib/mail/deliver.js';
 import { addMailJob, queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
-import { seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
+import { NO_MAIL_SETTINGS, readSmtpSettings, seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, userWithToken } from '../../test/factories.js';
 import { startTestSmtp } from '../../test/smtp.js';
@@ -52,7 +54,22 @@ const settingsBody = {
 const rowOf = async (id: number) => (await t.db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
 const settled = (id: number) => waitFor(`mail ${id}`, () => rowOf(id), (r) => r.status !== 'queued');
 const queue = (mail: MailToQueue) => t.db.transaction((tx) => queueMail(tx, actor, mail));
-const eventsOf = (id: number) => t.db.select().from(logEvents).where(sql`${logEvents.resource} = 'outbox' and ${logEvents.record_id} = ${id}`).orderBy(logEvents.id);
+/**
+ * A mail's events: its queueing on its outbox row; its delivery's outcome on the record it concerns (decision 039),
+ * or on the outbox row when it concerns none.
+ */
+async function eventsOf(id: number) {
+  const row = await rowOf(id);
+  const onRecord = row.resource !== null && row.record_id !== null;
+  const outcome = onRecord
+    ? and(eq(logEvents.resource, row.resource!), eq(logEvents.record_id, row.record_id!), inArray(logEvents.eventtype_id, [EVENT_TYPE_IDS.emailSent, EVENT_TYPE_IDS.emailFailed]))
+    : undefined;
+  return t.db
+    .select()
+    .from(logEvents)
+    .where(or(and(eq(logEvents.resource, 'outbox'), eq(logEvents.record_id, id)), outcome))
+    .orderBy(logEvents.id);
+}
 
 beforeAll(async () => {
   developer = await userWithToken(t.app, t.db, 'Developer');
@@ -60,6 +77,19 @@ beforeAll(async () => {
   user = await userWithToken(t.app, t.db, 'User');
   const me = await api('get', '/auth/me', admin.token);
   actor = { user: me.body.user as SessionUser };
+});
+
+describe('before the Email settings name a server', () => {
+  it('a mail is refused (409) rather than answered "queued", and a failed one cannot be resent', async () => {
+    expect((await readSmtpSettings(t.db)).smtp_servername).toBe('');
+    const refused = await queue({ to: 'early@example.org', subject: 'Too early', text: 'x' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 409, message: NO_MAIL_SETTINGS });
+    expect(await t.db.select().from(outbox).where(eq(outbox.recipient, 'early@example.org'))).toEqual([]);
+    const [failed] = await t.db.insert(outbox).values({ recipient: 'old@example.org', subject: 'Old', text_body: 'x', status: 'failed' }).returning();
+    const resend = await api('post', `/outbox/${failed!.id}/resend`, admin.token).send({});
+    expect([resend.status, resend.body.message]).toEqual([409, NO_MAIL_SETTINGS]);
+    expect((await rowOf(failed!.id)).status).toBe('failed');
+  });
 });
 
 describe('Email settings', () => {
@@ -123,6 +153,15 @@ describe('Email settings', () => {
       const res = await put(body);
       expect(res.status, `${JSON.stringify(body)} → ${res.text}`).toBe(400);
       expect(Object.keys(res.body.errors)).toContain(field);
+    }
+    // A server is a host name or an address, nothing more; a port a whole number (decision 039).
+    for (const host of ['smtp example org', 'smtp://mail.example.org:587', 'mail.example.org:587', 'mail.example.org\r\nBcc: x']) {
+      const res = await put({ smtp_servername: host });
+      expect([res.status, res.body.errors]).toEqual([400, { smtp_servername: ['SMTP server must be a host name (mail.example.org) or an IP address, without "smtp://", port or spaces'] }]);
+    }
+    for (const port of ['25', 25.5]) {
+      const res = await put({ smtp_port: port });
+      expect([res.status, res.body.errors]).toEqual([400, { smtp_port: ['SMTP port must be a whole number 1–65535'] }]);
     }
     // An empty test address is no address, and is fine.
     expect((await put({ test_email_address: '' })).body.test_email_address).toBeNull();
@@ -194,6 +233,16 @@ describe('delivery', () => {
     expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailQueued, EVENT_TYPE_IDS.emailSent]);
   });
 
+  it('comes from the office by name, replies go to OFFICE_EMAIL, and its Message-ID is of the From domain, not the recipient\'s', async () => {
+    const id = await queue({ to: { address: 'student@uni.example.net', name: 'Zoë' }, subject: 'Headers', text: 'x' });
+    const row = await settled(id);
+    expect(row.status).toBe('sent');
+    expect(row.message_id).toMatch(/^<[^@>]+@example\.org>$/);
+    const mail = smtp.received.find((m) => m.messageId === row.message_id)!;
+    expect(mail.from?.value).toEqual([{ address: 'office@example.org', name: t.ctx.env.OFFICE_NAME }]);
+    expect(mail.replyTo?.value).toEqual([{ address: t.ctx.env.OFFICE_EMAIL, name: '' }]);
+  });
+
   it("sets the record's timestamps only once the server accepted the message, not while it holds the DATA reply", async () => {
     const contract = await createContract(t.db);
     let held!: () => void;
@@ -224,8 +273,39 @@ describe('delivery', () => {
     expect(row.status).toBe('sent');
     expect((await contractStamp())?.getTime()).toBe(row.sent_timestamp!.getTime());
     expect(await studentStamp()).toEqual({ s: row.sent_timestamp, u: actor.user.id });
+    // Queued on the outbox row; sent on the contract, whose History the sender reads: both linked to contract and student.
     const events = await eventsOf(id);
-    expect(events.every((e) => e.contract_id === contract.id)).toBe(true);
+    expect(events.map((e) => [e.eventtype_id, e.resource, e.record_id, e.contract_id, e.student_id])).toEqual([
+      [EVENT_TYPE_IDS.emailQueued, 'outbox', id, contract.id, contract.student_id],
+      [EVENT_TYPE_IDS.emailSent, 'contract', contract.id, contract.id, contract.student_id],
+    ]);
+  });
+
+  it('the same mail about a record is queued once while it waits: the second is told so (409), and it may go again once sent', async () => {
+    const contract = await createContract(t.db);
+    const mail = { to: 'twice@example.org', subject: 'Your bank details', text: 'x', concerns: { resource: 'contract', id: contract.id } };
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    const first = await queue(mail);
+    await holding;
+    // Being handed over (queued, sending_since set): still waiting.
+    const again = await queue(mail).catch((e: unknown) => e);
+    expect(again).toMatchObject({ status: 409, message: 'The e-mail "Your bank details" to twice@example.org is already waiting in the outbox: it can be sent again once it went or failed' });
+    // Another mail of the record, or the same text to someone else, is another mail.
+    const other = await queue({ ...mail, subject: 'Your participation fee' });
+    release();
+    expect((await settled(first)).status).toBe('sent');
+    expect((await settled(other)).status).toBe('sent');
+    expect((await settled(await queue(mail))).status).toBe('sent');
+    // Three at once: exactly one is queued (held by the server, so it is still waiting when the others look).
+    let releaseRace!: () => void;
+    smtp.next.push({ kind: 'hold', held: () => undefined, release: new Promise<void>((r) => (releaseRace = r)) });
+    const racing = await Promise.allSettled([0, 1, 2].map(() => queue({ ...mail, subject: 'Racing' })));
+    expect(racing.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected', 'rejected']);
+    releaseRace();
+    await waitFor('the racing mail', () => t.db.select().from(outbox).where(and(eq(outbox.record_id, contract.id), eq(outbox.subject, 'Racing'))), (rows) => rows.length === 1 && rows[0]!.status === 'sent');
   });
 
   it('a 550 refusal fails at once: the row is failed with the server reply and the timestamp stays empty', async () => {
@@ -323,6 +403,58 @@ describe('delivery failures without a reply', () => {
     expect(classify({ code: 'EMESSAGE', responseCode: 452, response: '452 Insufficient storage' }, true).kind).toBe('temporary');
     expect(classify({ code: 'EMESSAGE', responseCode: 554, response: '554 Rejected' }, true)).toEqual({ kind: 'refused', reply: '554 Rejected' });
     expect(classify({ code: 'EAUTH', message: 'Invalid login' }, false).kind).toBe('refused');
+  });
+});
+
+describe('a delivery that takes too long in all', () => {
+  it('is broken off before the stall sweep could call it unknown, and tried again (nothing was handed over)', async () => {
+    // A server that answers EHLO a line at a time, never pausing long enough for one wait to time out.
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      socket.write('220 slow.example.org ESMTP\r\n');
+      socket.once('data', () => {
+        const drip = setInterval(() => socket.write('250-still thinking\r\n'), 50);
+        socket.on('close', () => clearInterval(drip));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const env = { ...t.ctx.env, MAIL_TIMEOUT_MS: 300 };
+      const settings = { ...(await readSmtpSettings(t.db)), smtp_port: (server.address() as AddressInfo).port, smtp_username: '', smtp_password: null };
+      const row = await settled(await queue({ to: 'slow@example.org', subject: 'Slow', text: 'x' }));
+      const started = Date.now();
+      const attempt = await sendOne({ ...t.ctx, env }, settings, row);
+      const took = Date.now() - started;
+      expect(attempt).toEqual({ kind: 'temporary', reply: 'Given up after 1 s: the SMTP server did not finish the delivery in time' });
+      // 3 × MAIL_TIMEOUT_MS, well before the sweep's 4 ×.
+      expect(took).toBeGreaterThanOrEqual(850);
+      expect(took).toBeLessThan(1200);
+      await waitFor('the connection closed', async () => sockets.every((s) => s.destroyed || s.readableEnded), (done) => done, 7000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('a result that comes after the sweep marked the row unknown, or after a Resend, changes nothing', async () => {
+    const [claimedRow] = await t.db
+      .insert(outbox)
+      .values({ recipient: 'late@example.org', subject: 'Late', text_body: 'x', attempts: 1, sending_since: new Date(Date.now() - 3_600_000) })
+      .returning();
+    await markStalledMails(t.ctx, 60_000);
+    const unknown = await rowOf(claimedRow!.id);
+    expect(unknown.status).toBe('unknown');
+    expect(await recordAttempt(t.ctx, claimedRow!, { kind: 'temporary', reply: '451 try later' })).toBe(false);
+    expect(await recordAttempt(t.ctx, claimedRow!, { kind: 'accepted', reply: '250 ok' })).toBe(false);
+    expect(await rowOf(claimedRow!.id)).toEqual(unknown);
+    // Sent again by hand: the old attempt's result does not touch the new one.
+    expect((await api('post', `/outbox/${claimedRow!.id}/resend`, admin.token).send({})).status).toBe(200);
+    expect(await recordAttempt(t.ctx, claimedRow!, { kind: 'refused', reply: '550 no' })).toBe(false);
+    const resent = await settled(claimedRow!.id);
+    expect(resent.status).toBe('sent');
+    expect(resent.last_reply).not.toContain('550');
   });
 });
 

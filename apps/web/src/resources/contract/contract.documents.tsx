@@ -102,6 +102,11 @@ function UploadForm({ contractId, onUploaded }: { contractId: number; onUploaded
       if (error instanceof ApiError && error.isTooLarge) {
         form.setFieldError('file', error.message);
         alerts.showError(error.message);
+      } else if (error instanceof ApiError && error.isValidation) {
+        // The server says why it refused the file (a type not allowed, a name that does not fit its content).
+        const reason = error.errors.file?.[0] ?? error.message;
+        form.setFieldError('file', reason);
+        alerts.showError(reason);
       } else {
         form.setFieldError('file', 'Upload failed');
         alerts.showFailure(error, 'uploading document');

@@ -74,11 +74,22 @@ const MAIL_BUTTONS = ['Send bank info request', 'Send PF status', 'Send payment 
 /** The record's action buttons that change its status (the variants of update_status). */
 const STATUS_LABELS: readonly string[] = STATUS_ACTIONS.map((a) => a.label);
 /** The status buttons of the contract screen, in their order (the other actions' buttons left out). */
-const statusButtons = () =>
-  within(screen.getByRole('group', { name: 'Actions' }))
-    .getAllByRole('button')
-    .map((b) => b.textContent)
-    .filter((label) => STATUS_LABELS.includes(label ?? ''));
+/** The status changes offered: the items of the one Change status menu (no status is a button of its own). */
+async function statusChoices(user: ReturnType<typeof renderApp>['user']) {
+  const actions = within(screen.getByRole('group', { name: 'Actions' }));
+  expect(actions.getAllByRole('button').filter((b) => STATUS_LABELS.includes(b.textContent ?? ''))).toEqual([]);
+  await user.click(actions.getByRole('button', { name: 'Change status' }));
+  const items = within(await screen.findByRole('menu')).getAllByRole('menuitem').map((i) => i.textContent);
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  return items;
+}
+
+/** Chooses a status change in the Change status menu. */
+async function changeStatus(user: ReturnType<typeof renderApp>['user'], label: string) {
+  await user.click(within(screen.getByRole('group', { name: 'Actions' })).getByRole('button', { name: 'Change status' }));
+  await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: label }));
+}
 
 /** A finished batch run as `GET /batch_runs/{id}` answers it. */
 function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string }[]) {
@@ -351,7 +362,7 @@ describe('contracts overview', () => {
       await waitFor(() => expect(api.sent('POST /batch_runs/8/retry_failed')).toHaveLength(1));
     });
 
-    it('reports "Server error while saving update" when Bulk Edit cannot start', async () => {
+    it('reports "Server error while saving update" when Bulk Edit cannot start, and keeps the dialog with what was typed', async () => {
       const api = contractApi({ 'POST /contracts/bulk_edit': failure(500, 'boom') });
       const { user } = renderApp('/contracts', api);
       await screen.findByText('1-2 of 2');
@@ -361,40 +372,42 @@ describe('contracts overview', () => {
       await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
       await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
       expect(await screen.findByRole('alert')).toHaveTextContent('Server error while saving update');
-      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('dialog', { name: 'Bulk Edit' })).toBeInTheDocument();
+      expect(within(dialog).getByLabelText(/^Contract sent date/)).toHaveValue('15-05-2024');
       expect(screen.getByText('1 selected')).toBeInTheDocument();
     });
   });
 });
 
 describe('contract screen', () => {
-  it('offers exactly the status actions of the current status: from Enrolled, Reject Offer, Take a break, Graduate, Drop-out', async () => {
-    await openContract(2);
-    expect(statusButtons()).toEqual(['Reject Offer', 'Take a break', 'Graduate', 'Drop-out']);
+  it('offers exactly the status actions of the current status in one menu: from Enrolled, Reject Offer, Take a break, Graduate, Drop-out', async () => {
+    const { user } = await openContract(2);
+    expect(await statusChoices(user)).toEqual(['Reject Offer', 'Take a break', 'Graduate', 'Drop-out']);
   });
 
   it('from Offer accepted offers Reject Offer and Enrole', async () => {
-    await openContract(1);
-    expect(statusButtons()).toEqual(['Reject Offer', 'Enrole']);
+    const { user } = await openContract(1);
+    expect(await statusChoices(user)).toEqual(['Reject Offer', 'Enrole']);
   });
 
-  it('a status action sends the target and shows the returned record without reloading', async () => {
+  it('a status action sends the target, shows the returned record without reloading, and says it was done', async () => {
     const onBreak = { ...enrolled, contract_status_id: 4, contract_status_name: 'On a break', contract_status_date: '2024-06-01', edit_timestamp: LATER };
     const api = contractApi({ 'PUT /contracts/2/update_status': { body: onBreak } });
     const { user } = await openContract(2, api);
     const gets = api.sent('GET /contracts/2').length;
-    await user.click(screen.getByRole('button', { name: 'Take a break' }));
+    await changeStatus(user, 'Take a break');
     await waitFor(() => expect(screen.getByLabelText(/^Status$/)).toHaveValue('On a break'));
+    expect(await screen.findByRole('status')).toHaveTextContent('Take a break: done for Contract A000002');
     expect(api.last('PUT /contracts/2/update_status')!.body).toEqual({ contract_status_id: 4 });
     expect(screen.getByLabelText(/^Status date/)).toHaveValue('01-06-2024');
-    expect(statusButtons()).toEqual(['Enrole', 'Drop-out']);
+    expect(await statusChoices(user)).toEqual(['Enrole', 'Drop-out']);
     expect(api.sent('GET /contracts/2')).toHaveLength(gets);
   });
 
   it('shows the server’s message in a red alert when the transition is refused (409), and keeps the status', async () => {
     const message = 'A contract with status "Graduated" cannot change to "Offer rejected"';
     const { user } = await openContract(1, contractApi({ 'PUT /contracts/1/update_status': failure(409, message) }));
-    await user.click(screen.getByRole('button', { name: 'Reject Offer' }));
+    await changeStatus(user, 'Reject Offer');
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByLabelText(/^Status$/)).toHaveValue('Offer accepted');
   });
@@ -413,7 +426,7 @@ describe('contract screen', () => {
   it('offers no status actions in edit mode', async () => {
     await openContract(2, contractApi(), '?mode=edit');
     expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Graduate' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Change status' })).not.toBeInTheDocument();
   });
 
   it('a Reader sees neither status actions nor upload and delete of documents, but may download', async () => {
@@ -695,6 +708,50 @@ describe('contract mails', () => {
     await waitFor(() => expect(api.sent('GET /contracts/1').length).toBeGreaterThan(reads));
   });
 
+  it('after a mail action, follows the mail until it is sent and reads the contract again, with the E-mails tab closed', async () => {
+    const message = 'E-mail "Your bank details for contract A000001" to José Müller <jose.mueller@example.org> queued';
+    const api = contractApi({ 'POST /contracts/1/send_bankinfo_request': { body: { message } }, 'GET /outbox': page([outboxRow(3, 'queued')]) });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Send bank info request' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Send bank info request' })).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(api.sent('GET /outbox')).toHaveLength(1));
+    const reads = api.sent('GET /contracts/1').length;
+    api.on('GET /outbox', page([outboxRow(3, 'sent')]));
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, bankinfo_emailrequest_timestamp: LATER }) });
+    const info = screen.getByRole('region', { name: 'Contract information' });
+    expect(await within(info).findByText('01-06-2024 11:00')).toBeInTheDocument();
+    expect(api.sent('GET /contracts/1')).toHaveLength(reads + 1);
+    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ resource: 'contract', record_id: '1' });
+  });
+
+  it('for a User, who may not read the outbox, reads the contract again after a mail action until its timestamps move', async () => {
+    const api = contractApi({ ...session(plainUser), 'POST /contracts/1/send_pf_status': { body: { message: 'queued' } } });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('button', { name: 'Send PF status' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Send PF status' })).getByRole('button', { name: 'Yes' }));
+    const reads = api.sent('GET /contracts/1').length;
+    await waitFor(() => expect(api.sent('GET /contracts/1').length).toBeGreaterThan(reads));
+    api.on('GET /contracts/1', { body: contractRow(1, { files: 1, pf_status_email_timestamp: LATER }) });
+    const info = screen.getByRole('region', { name: 'Contract information' });
+    expect(await within(info).findByText('01-06-2024 11:00')).toBeInTheDocument();
+    const settled = api.sent('GET /contracts/1').length;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(api.sent('GET /contracts/1')).toHaveLength(settled);
+    expect(api.sent('GET /outbox')).toHaveLength(0);
+  });
+
+  it('reads the contract again, once, when the E-mails tab lists a mail sent after the contract was read', async () => {
+    const api = contractApi({ 'GET /outbox': page([outboxRow(4, 'sent')]) });
+    const { user } = await openContract(1, api);
+    const reads = api.sent('GET /contracts/1').length;
+    await user.click(screen.getByRole('tab', { name: 'E-mails' }));
+    expect(await within(await screen.findByRole('table', { name: 'E-mails' })).findByText('Sent')).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('GET /contracts/1')).toHaveLength(reads + 1));
+    // A mail that sets no timestamp of the contract (payment info) is not a reason to read it again and again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(api.sent('GET /contracts/1')).toHaveLength(reads + 1);
+  });
+
   it('a User, who may not read the outbox, has no E-mails tab', async () => {
     await openContract(1, contractApi(session(plainUser)));
     expect(screen.getByRole('tab', { name: /^Documents/ })).toBeInTheDocument();
@@ -767,6 +824,24 @@ describe('contract documents', () => {
     expect(within(form).getByText('The file is larger than 20 MB')).toBeInTheDocument();
     await waitFor(() => expect(api.sent('DELETE /contract_files/2')).toHaveLength(1));
     expect(screen.getByRole('tab', { name: 'Documents (1)' })).toBeInTheDocument();
+  });
+
+  it('shows the server’s reason when it refuses the file (400), not "Server error", and removes the empty record', async () => {
+    const reason = '"notes.exe" (application/x-msdownload by its content) is not an allowed type (allowed: PDF document, JPEG image)';
+    const api = contractApi({
+      'POST /contract_files': { status: 201, body: { id: 2 } },
+      'POST /contract_files/2/upload': failure(400, `file: ${reason}`, { file: [reason] }),
+      'DELETE /contract_files/2': { status: 204 },
+    });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
+    const form = screen.getByRole('form', { name: 'Upload document' });
+    await user.upload(within(form).getByLabelText('File'), new File(['MZ'], 'notes.exe'));
+    await user.click(within(form).getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    expect(screen.queryByText('Server error while uploading document')).not.toBeInTheDocument();
+    expect(within(form).getByText(reason)).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('DELETE /contract_files/2')).toHaveLength(1));
   });
 
   it('downloads a document under its file name', async () => {
