@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { eq, like } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { CONTRACT_IMPORT_COLUMNS, ROLES, type BatchRun, type RoleName } from '@app/contracts';
 import { contracts, logEvents as events, students } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
@@ -355,6 +355,9 @@ describe('bank info import', () => {
     expect(sa!.bankinfo_update_timestamp).not.toBeNull();
     const [ca] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
     expect(ca!.bankinfo_updated_timestamp).not.toBeNull();
+    // The student's change is in the contract's history too: the row was about that contract.
+    const logged = await t.db.select({ contract_id: events.contract_id }).from(events).where(and(like(events.le_message, 'Bank info import: updated Student%'), eq(events.student_id, a.student_id)));
+    expect(logged).toEqual([{ contract_id: a.id }]);
     const again = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
     expect(again.run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged']);
     const res = await download('post', '/contracts/get_import_results').send({ filename: 'bank forms.zip', type: 'bankinfo' });

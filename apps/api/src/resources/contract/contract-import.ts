@@ -158,13 +158,17 @@ const given = (values: Row) => Object.fromEntries(Object.entries(values).filter(
 /** Rows of one key are done one at a time (two workers share a run): a second row waits and then finds the first's record. */
 const lockKey = (tx: Tx, key: string) => tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 
-/** Changes of an existing record through its service's own diff, audit and hooks; the event names the import. */
-async function updateThrough(tx: Tx, service: CrudService, id: number, values: Row, actor: Actor, what: string): Promise<string[]> {
+/**
+ * Changes of an existing record through its service's own diff, audit and hooks; the event names the import and,
+ * for a student's change made for a contract's row, that contract (so the contract's history shows it too).
+ */
+async function updateThrough(tx: Tx, service: CrudService, id: number, values: Row, actor: Actor, what: string, contractId?: number): Promise<string[]> {
   const locked = await service.lock(tx, id);
   const changed = await service.applyChanges(tx, locked.row, values, actor);
   if (Object.keys(changed).length === 0) return [];
   await recordEvent(tx, {
     ...service.eventOf('update', locked.row, actor.user),
+    ...(contractId !== undefined ? { contractId } : {}),
     message: `${what}: updated ${service.config.resource.title} ${service.reference(locked.row)}: ${describeChanges(changed)}`,
     changes: changed,
   });
@@ -271,7 +275,7 @@ async function importContractRow(
     studentId = (await studentService.create(s, actor, { tx })).id;
     studentCreated = true;
   } else {
-    studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what);
+    studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what, found[0]?.id);
   }
 
   if (found[0] === undefined) {
@@ -312,7 +316,7 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   const values = given(parsed.data as Row);
   if (Object.keys(values).length === 0) throw new AppError('BAD_REQUEST', 'The row has no bank information');
   const matches = await tx
-    .select({ student_id: contracts.student_id })
+    .select({ id: contracts.id, student_id: contracts.student_id })
     .from(contracts)
     // Application numbers are upper case ("a000003" is A000003); application IDs are matched as written.
     .where(sql`${contracts.application_number} = ${number?.toUpperCase()} or ${contracts.application_id} = ${number}`)
@@ -321,7 +325,7 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   const studentIds = [...new Set(matches.map((m) => m.student_id))];
   if (studentIds.length === 0) throw new AppError('NOT_FOUND', `Application Number: no contract "${number}"`);
   if (studentIds.length > 1) throw new AppError('CONFLICT', `Application Number: "${number}" matches contracts of different students`);
-  const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import');
+  const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import', matches[0]!.id);
   return { message: changed.length === 0 ? 'Unchanged' : `Updated ${changed.join(', ')}` };
 }
 
@@ -363,7 +367,7 @@ async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contrac
   problems.throwIfAny();
   const what = 'DreamApply import';
   const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what);
-  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what);
+  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what, found.id);
   if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
   const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
   return { message: `Updated ${parts.join('; ')}` };
