@@ -1,4 +1,4 @@
-import { EVENT_TYPE_IDS, maskBankNumber, type EventTypeKey, type FieldChanges } from '@app/contracts';
+import { EVENT_TYPE_IDS, formatDate, maskBankNumber, type EventTypeKey, type FieldChanges } from '@app/contracts';
 import { logEvents, type DbOrTx } from '@app/db';
 
 export interface EventInput {
@@ -78,8 +78,11 @@ export function diffFields(
   return out;
 }
 
+/** A day as staff read it (spec §9: DD-MM-YYYY), other text quoted. */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const shown = (value: unknown): string => {
-  const text = value === null || value === undefined ? '(empty)' : typeof value === 'string' ? `"${value}"` : String(value);
+  const text =
+    value === null || value === undefined ? '(empty)' : typeof value === 'string' ? (ISO_DAY.test(value) ? formatDate(value) : `"${value}"`) : String(value);
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 };
 

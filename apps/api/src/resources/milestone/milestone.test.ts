@@ -98,23 +98,23 @@ describe('a changed milestone reaches the payments planned from it (decision 038
     expect(await payment(byHand.payment.id)).toMatchObject({ amount: '450.00', planned_date: '2026-10-15' });
     expect(await payment(scheduled.payment.id)).toMatchObject({ amount: '500.00', planned_date: '2026-10-01' });
 
-    const cause = `(Milestone "${m.intake} EU-FULL Y1 01-10-2026" changed milestone_date "2026-10-01" → "2026-10-15"; milestone_amount 500 → 700)`;
+    const cause = `(Milestone "${m.intake} EU-FULL Y1 01-10-2026" changed milestone_date 01-10-2026 → 15-10-2026; milestone_amount 500 → 700)`;
     const updates = (await eventsOf('scholarship_payment', [plain.payment.id, byHand.payment.id, scheduled.payment.id])).filter((e) => e.message.startsWith('Updated'));
     expect(updates).toEqual([
       {
-        message: `Updated Scholarship Payment "${plain.contract.application_number} Y1": amount 500 → 700; planned_date "2026-10-01" → "2026-10-15" ${cause}`,
+        message: `Updated Scholarship Payment "${plain.contract.application_number} Y1": amount 500 → 700; planned_date 01-10-2026 → 15-10-2026 ${cause}`,
         contract_id: plain.contract.id,
         changes: { amount: { old: 500, new: 700 }, planned_date: { old: '2026-10-01', new: '2026-10-15' } },
       },
       {
-        message: `Updated Scholarship Payment "${byHand.contract.application_number} Y1": planned_date "2026-10-01" → "2026-10-15" ${cause}`,
+        message: `Updated Scholarship Payment "${byHand.contract.application_number} Y1": planned_date 01-10-2026 → 15-10-2026 ${cause}`,
         contract_id: byHand.contract.id,
         changes: { planned_date: { old: '2026-10-01', new: '2026-10-15' } },
       },
     ]);
     const [own] = (await eventsOf('milestone', [m.id])).slice(-1);
     expect(own!.message).toBe(
-      `Updated Milestone "${m.intake} EU-FULL Y1 01-10-2026": milestone_date "2026-10-01" → "2026-10-15"; milestone_amount 500 → 700. ` +
+      `Updated Milestone "${m.intake} EU-FULL Y1 01-10-2026": milestone_date 01-10-2026 → 15-10-2026; milestone_amount 500 → 700. ` +
         '1 planned payment(s) re-priced; 1 left as changed by hand; 1 scheduled at the old amount left as they are. ' +
         '2 planned payment(s) moved to the new date; 0 left as changed by hand; 1 scheduled on the old date left as they are',
     );
