@@ -261,9 +261,12 @@ test('at 390 px the top bar fits, and a burger opens the navigation with the Stu
   // The drawer has its own header while it closes: measure the top bar once it is gone.
   await expect(navigation).toHaveCount(0);
   await overviewLoaded(page, 'Students');
-  // A wide table may scroll; the top bar itself still fits.
+  // A wide table scrolls sideways in its own box (decision 042): neither the page nor the top bar does.
   const header = page.locator('header');
   expect(await header.evaluate((h) => h.scrollWidth - h.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth), 'the overview is wider than the screen').toBeLessThanOrEqual(0);
+  const table = page.getByTestId('overview-scroll');
+  expect(await table.evaluate((box) => box.scrollWidth - box.clientWidth)).toBeGreaterThan(0);
 
   await burger.click();
   await opened(navigation);

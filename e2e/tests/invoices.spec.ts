@@ -56,6 +56,9 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   await page.goto(`/#/invoices/numbered?contract_id=${contractId}`);
   await expect(page.getByText('1-3 of 3')).toBeVisible();
   await expect(page.getByRole('link', { name: `New payment for invoice ${fee.number}` })).toBeVisible();
+  // 16 columns at 1280 px: the row's buttons stay on screen (a sticky column), the page never scrolls sideways.
+  await expect(page.getByRole('link', { name: `New payment for invoice ${fee.number}` })).toBeInViewport();
+  expect(await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth)).toBeLessThanOrEqual(0);
   await page.goto(`/#/invoice/numbered/${fee.id}`);
   await expect(page.getByLabel('Number', { exact: true })).toHaveValue(fee.number);
   const downloading = page.waitForEvent('download');
@@ -68,8 +71,9 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   const stored = await request.post(`/api/v1.0/invoices/${fee.id}/download_pdf`, { headers: { Authorization: `Bearer ${token}` } });
   expect(Buffer.compare(saved, await stored.body())).toBe(0);
 
-  // Send the invoice e-mail.
-  await page.getByRole('button', { name: 'Send Email' }).click();
+  // Send the invoice e-mail: from the one Send Email menu (the reminder is its other item, once the invoice is due).
+  await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Send Email' }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Send Email' }).click();
   const subject = `Invoice ${fee.number} for contract ${applicationNumber}`;
   await expect(page.getByRole('status').filter({ hasText: `E-mail "${subject}" to Zoë Muster ${suffix} <${String(student.email_address)}> queued` })).toBeVisible();
 

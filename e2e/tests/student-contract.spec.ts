@@ -2,9 +2,18 @@ import { expect, test, type Page } from '@playwright/test';
 import { STATUS_ACTIONS } from '@app/contracts';
 import { chooseOption, contractReferences, login, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
 
-/** The buttons of the contract screen's status actions, in order (the contract's other actions left out). */
+/** No status change is a button of its own: they are the items of the one Change status menu, which stays in place. */
 const STATUS_LABELS = new RegExp(`^(${STATUS_ACTIONS.map((a) => a.label).join('|')})$`);
-const statusActions = (page: Page) => page.getByRole('group', { name: 'Actions' }).getByRole('button').filter({ hasText: STATUS_LABELS });
+const statusMenu = (page: Page) => page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Change status' });
+
+/** The status changes the menu offers now, in order; the menu is closed again. */
+async function expectStatusActions(page: Page, labels: string[]) {
+  await expect(page.getByRole('group', { name: 'Actions' }).getByRole('button').filter({ hasText: STATUS_LABELS })).toHaveCount(0);
+  await statusMenu(page).click();
+  await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(labels);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+}
 
 test('a student with bank details and a contract are created through the screens; the contract walks through its statuses', async ({
   page,
@@ -95,11 +104,14 @@ test('a student with bank details and a contract are created through the screens
       { click: 'Enrole', status: 'Enrolled', actions: ['Reject Offer', 'Take a break', 'Graduate', 'Drop-out'] },
       { click: 'Graduate', status: 'Graduated', actions: ['Drop-out'] },
     ];
-    await expect(statusActions(page)).toHaveText(['Reject Offer', 'Enrole']);
+    await expectStatusActions(page, ['Reject Offer', 'Enrole']);
     for (const step of steps) {
-      await statusActions(page).filter({ hasText: step.click }).click();
+      await statusMenu(page).click();
+      await page.getByRole('menu').getByRole('menuitem', { name: step.click, exact: true }).click();
       await expect(status).toHaveValue(step.status);
-      await expect(statusActions(page)).toHaveText(step.actions);
+      // Each change says so in a green alert naming the contract.
+      await expect(page.getByRole('status').filter({ hasText: `${step.click}: done for Contract` }).first()).toBeVisible();
+      await expectStatusActions(page, step.actions);
     }
     // The status date is today's.
     await expect(page.getByLabel(/^Status date/)).not.toHaveValue('');

@@ -21,6 +21,12 @@ export interface ResourceUiDeclaration<D extends AnyResource> {
   filters?: readonly FieldDef[];
   overview?: Omit<OverviewPageProps<D>, 'descriptor' | 'view' | 'cells' | 'filters' | 'fields'>;
   detail?: Omit<DetailPageProps<D>, 'descriptor' | 'view' | 'fields' | 'id'>;
+  /**
+   * Where a resource has several views: the key of the view a record belongs in, from its fields (the views'
+   * fixed filters say the same on the server: `planned` is no number and no credit note). Its detail screen is
+   * shown under that view's route, also after an action moved it there (Create PDF: planned → numbered).
+   */
+  viewOf?: (record: RowOf<D>) => string;
   /** Screens drawn by the resource itself, where the spec asks for more than the generic ones. */
   overviewElement?: ReactNode;
   detailElement?: ReactNode;
@@ -51,7 +57,8 @@ export function defineResourceUi<D extends AnyResource>(ui: ResourceUiDeclaratio
         {...ui.overview}
       />
     );
-    const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} view={view} fields={fields} {...ui.detail} />);
+    const viewOf = ui.viewOf as ((record: Record<string, unknown>) => string) | undefined;
+    const detail = ui.detailElement ?? (fields && <DetailPage descriptor={descriptor} view={view} fields={fields} viewOf={viewOf} {...ui.detail} />);
     return [{ path: view.routes.overview, element: gate(overview) }, ...(detail ? [{ path: `${view.routes.detail}/:id`, element: gate(detail) }] : [])];
   });
   return { descriptor, fields, routes };

@@ -1,4 +1,4 @@
-import { actionsOf, runsAsBatch, type AnyAction, type AnyResource, type RoleName, roleHasLevel, type ViewDescriptor } from '@app/contracts';
+import { actionsOf, referenceOf, runsAsBatch, type AnyAction, type AnyResource, type RoleName, roleHasLevel, type ViewDescriptor } from '@app/contracts';
 import type { FieldDef } from '../fields/types';
 
 /** Where an action is offered: in this view (all views when it names none) and to this role. */
@@ -32,4 +32,18 @@ export function actionFieldDefs(action: AnyAction): FieldDef[] {
 /** What a failure of the action is called in `Server error while {…}` (spec §8). */
 export function failureTextOf(action: AnyAction): string {
   return action.failureText ?? action.label.toLowerCase();
+}
+
+/** The label of a record action run with this input: the variant whose fixed input it is (Reject Offer), else the action's. */
+export function recordLabelOf(action: Pick<AnyAction, 'label' | 'variants'>, input: Record<string, unknown> = {}): string {
+  const variant = action.variants?.find((v) => Object.entries(v.input as Record<string, unknown>).every(([k, value]) => input[k] === value));
+  return variant?.label ?? action.label;
+}
+
+/**
+ * What a record action that answered its record says in its green alert: what was done, to which record, named
+ * as it is now (a planned invoice answers with its new number). A message answer says it in its own words.
+ */
+export function recordDoneText(label: string, resource: Pick<AnyResource, 'title' | 'referenceField' | 'reference'>, row: Record<string, unknown>): string {
+  return `${label}: done for ${resource.title} ${referenceOf(resource, row)}`;
 }

@@ -3,6 +3,7 @@ import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { Field } from '../fields/field';
+import { isRequiredSchema } from '../fields/required';
 import { emptiedByNarrowing, fieldFor, type FieldDef } from '../fields/types';
 import { kindError, toFormValue, toWireValue } from '../fields/values';
 
@@ -35,6 +36,15 @@ export interface InputDialogProps {
 const filled = (wire: Record<string, unknown>) => Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== null && v !== undefined));
 
 /**
+ * The fields the input schema requires (spec §2: an asterisk, and no clear button): its own schema for the field
+ * takes no empty value. A schema whose paths are not the field names (`changes.…` of Bulk Edit) requires none.
+ */
+function requiredFields(schema: z.ZodType, fields: readonly FieldDef[]): Set<string> {
+  const shape = 'shape' in schema ? (schema.shape as Record<string, z.ZodType | undefined>) : {};
+  return new Set(fields.filter((def) => Object.hasOwn(shape, def.name) && isRequiredSchema(shape[def.name])).map((def) => def.name));
+}
+
+/**
  * The dialog of an action that asks something first (CONVENTIONS "Actions"): its fields drawn by the field
  * kinds of the detail screens, its input checked with the action's own zod schema (the API checks the same),
  * and a button that stays disabled until the input is valid.
@@ -57,6 +67,9 @@ export function InputDialog(props: InputDialogProps) {
     }
   }
   const changed = Object.keys(wire).length > 0;
+  const required = requiredFields(schema, fields);
+  // Once something was typed, a click beside the dialog or Escape no longer throws it away: Cancel does.
+  const typed = form.isDirty();
   const valid = checked.success && Object.keys(typos).length === 0;
   const record = props.record ?? {};
 
@@ -73,7 +86,15 @@ export function InputDialog(props: InputDialogProps) {
   };
 
   return (
-    <Modal opened onClose={onClose} title={props.title} centered size={fields.length > 2 ? 'lg' : 'md'}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={props.title}
+      centered
+      size={fields.length > 2 ? 'lg' : 'md'}
+      closeOnClickOutside={!typed && !props.pending}
+      closeOnEscape={!typed && !props.pending}
+    >
       <form onSubmit={submit} noValidate aria-label={props.title}>
         <Stack gap="sm">
           {props.text && <Text size="sm">{props.text}</Text>}
@@ -87,7 +108,7 @@ export function InputDialog(props: InputDialogProps) {
                   onChange={(v) => setValue(def.name, v)}
                   // An empty field is not an error until the user touched it.
                   error={form.isTouched(def.name) || form.values[def.name] !== toFormValue(def, null) ? errors[def.name] : undefined}
-                  required={false}
+                  required={required.has(def.name)}
                   readOnly={false}
                 />
               ))}

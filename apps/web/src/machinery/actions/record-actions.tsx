@@ -1,50 +1,115 @@
-import { useState } from 'react';
-import { Button, Group, Tooltip } from '@mantine/core';
+import { useState, type ReactElement } from 'react';
+import { useIsMutating } from '@tanstack/react-query';
+import { Button, Group, Menu, Tooltip } from '@mantine/core';
 import { whyNotOffered, type AnyAction, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
+import { ChevronDownIcon } from '../../lib/icons';
 import type { Detail } from '../detail/use-detail';
 import { actionFieldDefs, recordActionsOf } from './actions';
 import { InputDialog } from './input-dialog';
-import { useRecordAction } from './use-record-action';
+import { recordActionKey, useRecordAction, type RecordActionCall } from './use-record-action';
 
 type Row = Record<string, unknown> & { id: number | string; edit_timestamp?: string | null };
+type Variant = NonNullable<AnyAction['variants']>[number];
 
-/** One action's button(s) on a record: one per variant offered, or one, disabled with the reason when not offered. */
-function ActionButtons({ resource, action, record, onRecord }: { resource: AnyResource; action: AnyAction; record: Row; onRecord: (row: Row) => void }) {
+interface ActionProps {
+  resource: AnyResource;
+  action: AnyAction;
+  record: Row;
+  onRecord: (row: Row) => void;
+  /** Another action of this record is running: this one waits (a double click must not run a second one). */
+  held: boolean;
+}
+
+/** A button, or, when it is not offered, the same button disabled with the reason as its tooltip. */
+function WithReason({ reason, children }: { reason: string | null; children: ReactElement }) {
+  if (!reason) return children;
+  return (
+    <Tooltip label={reason} withArrow>
+      {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
+      <span>{children}</span>
+    </Tooltip>
+  );
+}
+
+/**
+ * An action with variants (the status changes: one per target status) as one menu under the action's label. The
+ * menu stays where it is whatever the record's state; its items are the variants offered now (spec §4 "Offered
+ * from"), so nothing moves under the pointer between two clicks. A declared confirm asks first.
+ */
+function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) {
   const mutation = useRecordAction(resource, action, onRecord);
-  const [asking, setAsking] = useState(false);
-  const run = (input: Record<string, unknown> = {}) => mutation.mutate({ id: record.id, input, version: record.edit_timestamp });
-  const busy = (input: unknown) => mutation.isPending && JSON.stringify(mutation.variables?.input ?? {}) === JSON.stringify(input);
-
-  if (action.variants) {
-    const offered = action.variants.filter((v) => whyNotOffered(action, record, v.input) === null);
-    return (
-      <>
-        {offered.map((v) => (
-          <Button key={v.label} variant="light" onClick={() => run(v.input)} loading={busy(v.input)} disabled={mutation.isPending && !busy(v.input)}>
-            {v.label}
-          </Button>
-        ))}
-      </>
-    );
-  }
-
-  const reason = whyNotOffered(action, record);
-  const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
+  const [confirming, setConfirming] = useState<Variant | null>(null);
+  const variants = action.variants ?? [];
+  const offered = variants.filter((v) => whyNotOffered(action, record, v.input) === null);
+  const reason = offered.length > 0 ? null : (whyNotOffered(action, record) ?? `${action.label} is not offered in this state`);
+  const run = (variant: Variant, onDone?: () => void) =>
+    mutation.mutate({ id: record.id, input: variant.input as Record<string, unknown>, version: record.edit_timestamp }, { onSuccess: onDone });
   const button = (
-    <Button variant="light" onClick={() => (asks ? setAsking(true) : run())} loading={mutation.isPending} disabled={reason !== null} data-disabled-reason={reason ?? undefined}>
+    <Button
+      variant="light"
+      rightSection={<ChevronDownIcon size={14} />}
+      loading={mutation.isPending}
+      disabled={reason !== null || held}
+      data-disabled-reason={reason ?? undefined}
+    >
       {action.label}
     </Button>
   );
   return (
     <>
-      {reason ? (
-        <Tooltip label={reason} withArrow>
-          <span>{button}</span>
-        </Tooltip>
+      {reason !== null || held ? (
+        <WithReason reason={reason}>{button}</WithReason>
       ) : (
-        button
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>{button}</Menu.Target>
+          <Menu.Dropdown>
+            {offered.map((v) => (
+              <Menu.Item key={v.label} onClick={() => (action.confirm ? setConfirming(v) : run(v))}>
+                {v.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
       )}
+      {confirming && (
+        <InputDialog
+          title={confirming.label}
+          text={action.confirm}
+          fields={[]}
+          schema={action.input.strict()}
+          submitLabel="Yes"
+          pending={mutation.isPending}
+          onSubmit={() => run(confirming, () => setConfirming(null))}
+          onClose={() => setConfirming(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** One action's button; an action that asks (fields, a confirm) opens its dialog first. */
+function ActionButton({ resource, action, record, onRecord, held }: ActionProps) {
+  const mutation = useRecordAction(resource, action, onRecord);
+  const [asking, setAsking] = useState(false);
+  // The dialog stays open with what was typed until the action is done: a refusal (409) is corrected in place.
+  const run = (input: Record<string, unknown> = {}, onDone?: () => void) =>
+    mutation.mutate({ id: record.id, input, version: record.edit_timestamp }, { onSuccess: onDone });
+  const reason = whyNotOffered(action, record);
+  const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
+  return (
+    <>
+      <WithReason reason={reason}>
+        <Button
+          variant="light"
+          onClick={() => (asks ? setAsking(true) : run())}
+          loading={mutation.isPending}
+          disabled={reason !== null || (held && !mutation.isPending)}
+          data-disabled-reason={reason ?? undefined}
+        >
+          {action.label}
+        </Button>
+      </WithReason>
       {asking && (
         <InputDialog
           title={action.label}
@@ -54,7 +119,7 @@ function ActionButtons({ resource, action, record, onRecord }: { resource: AnyRe
           schema={action.input.strict()}
           submitLabel={action.confirm && !action.fields?.length ? 'Yes' : action.label}
           pending={mutation.isPending}
-          onSubmit={(input) => mutation.mutate({ id: record.id, input, version: record.edit_timestamp }, { onSettled: () => setAsking(false) })}
+          onSubmit={(input) => run(input, () => setAsking(false))}
           onClose={() => setAsking(false)}
         />
       )}
@@ -64,19 +129,25 @@ function ActionButtons({ resource, action, record, onRecord }: { resource: AnyRe
 
 /**
  * The actions of a read-only record (spec §2 "Detail screens": extra options), from the resource's declarations:
- * the ones its view offers to the user's role, each shown or disabled by the record's state.
+ * the ones its view offers to the user's role, each shown or disabled by the record's state. While one of them
+ * runs, the others wait.
  */
 export function RecordActions({ detail, view }: { detail: Detail; view: ViewDescriptor }) {
   const { user } = useAuth();
   const { descriptor, record } = detail;
+  const running = useIsMutating({
+    mutationKey: recordActionKey(descriptor.key),
+    predicate: (m) => record !== undefined && String((m.state.variables as RecordActionCall | undefined)?.id) === String(record.id),
+  });
   if (detail.mode !== 'read' || !record) return null;
   const actions = recordActionsOf(descriptor, view, user?.userrole_name);
   if (actions.length === 0) return null;
   return (
     <Group gap="xs" role="group" aria-label="Actions">
-      {actions.map((a) => (
-        <ActionButtons key={a.name} resource={descriptor} action={a} record={record as Row} onRecord={detail.setRecord} />
-      ))}
+      {actions.map((a) => {
+        const props = { resource: descriptor, action: a, record: record as Row, onRecord: detail.setRecord, held: running > 0 };
+        return a.variants ? <VariantMenu key={a.name} {...props} /> : <ActionButton key={a.name} {...props} />;
+      })}
     </Group>
   );
 }

@@ -4,9 +4,15 @@ import { api, apiDownload, apiRequest } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
-import { failureTextOf } from './actions';
+import { failureTextOf, recordDoneText, recordLabelOf } from './actions';
 
 type Row = Record<string, unknown> & { id: number | string };
+
+/**
+ * The mutation key of every record action of a resource (`[…, action name]` below it): a screen asks with it
+ * whether any action of its record is still running, and holds the others back until it is done.
+ */
+export const recordActionKey = (resourceKey: string) => ['record-action', resourceKey] as const;
 
 export interface RecordActionCall {
   id: number | string;
@@ -19,7 +25,7 @@ export interface RecordActionCall {
 
 /**
  * Runs one record action and handles its result by kind (CONVENTIONS "Actions"): a record is handed to
- * `onRecord` and the lists reload; a message is shown; a file is saved. The record of an action that changes it
+ * `onRecord`, said done in a green alert and the lists reload; a message is shown; a file is saved. The record of an action that changes it
  * (`changesRecord`) and answers something else is loaded again. A failure shows the server's 409
  * message or `Server error while {…}` (spec §8).
  */
@@ -27,6 +33,7 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
   const alerts = useAlerts();
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: [...recordActionKey(resource.key), action.name],
     mutationFn: async ({ id, input = {}, version, file }: RecordActionCall) => {
       // The call the spec names, where it names one (spec §7: `PUT /contracts/{id}/update_status`).
       const [method, template] = (action.specPath ? action.specPath.split(' ') : ['POST', actionPath(resource.apiPath, action, 'record')]) as ['PUT' | 'POST', string];
@@ -39,8 +46,12 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
       const answer = await apiRequest<Row | { message: string }>(path, { method, body: input, headers });
       return action.result === 'record' ? { row: answer as Row } : { message: (answer as { message: string }).message };
     },
-    onSuccess: async ({ row, message }, { id }) => {
-      if (row) onRecord?.(row);
+    onSuccess: async ({ row, message }, { id, input }) => {
+      if (row) {
+        onRecord?.(row);
+        // A one-click action would otherwise change the screen without a word (a status, a new number).
+        alerts.showSuccess(recordDoneText(recordLabelOf(action, input), resource, row));
+      }
       if (message) alerts.showSuccess(message);
       if (row || message) await refreshAfterWrite(queryClient, resource.key);
       // An action that changed the record without answering it (Plan invoices: the planned amount): a screen

@@ -95,6 +95,34 @@ describe('the batch dialog', () => {
     await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(1));
   });
 
+  it("closes a preview with a plain Close without running, never a filled Done beside Confirm", async () => {
+    const { onClose, user } = renderDialog(3, {
+      'GET /batch_runs/3': run(3, { dry_run: true, total: 1, done: 1, amount: 250, rows: [row(1, 'ok', 'Would be 2026-00001', 250)] }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Preview: Create Invoice' });
+    const close = await within(dialog).findByRole('button', { name: 'Close without running' });
+    expect(within(dialog).queryByRole('button', { name: 'Done' })).not.toBeInTheDocument();
+    // Not the filled look of Confirm: the way out is the default button.
+    expect(close).toHaveAttribute('data-variant', 'default');
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).not.toHaveAttribute('data-variant', 'default');
+    await user.click(close);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('says no "€ 0,00 in all" in the preview of a run without an amount (a mail)', async () => {
+    renderDialog(3, {
+      'GET /batch_runs/3': run(3, { label: 'Send Email', dry_run: true, total: 2, done: 2, amount: 0, rows: [row(1, 'ok', 'E-mail queued', 0), row(2, 'ok', 'E-mail queued', 0)] }),
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Preview: Send Email' });
+    expect(await within(dialog).findByTestId('batch-status')).toHaveTextContent(/^Nothing has been changed yet\. 2 of 2 would be done; 0 refused\.$/);
+  });
+
+  it('ends a real run with Done', async () => {
+    renderDialog(6, { 'GET /batch_runs/6': run(6, { total: 1, done: 1, rows: [row(1, 'ok', 'done')] }) });
+    expect(await screen.findByRole('button', { name: 'Done' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Close without running' })).not.toBeInTheDocument();
+  });
+
   it('offers Retry failed rows for a finished run with failed rows, not for a cancelled one (the API refuses it)', async () => {
     const failedRow = row(2, 'failed', 'Error for A000002: not allowed');
     renderDialog(6, { 'GET /batch_runs/6': run(6, { status: 'cancelled', total: 3, done: 2, failed: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });

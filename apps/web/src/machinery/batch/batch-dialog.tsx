@@ -21,6 +21,12 @@ export interface BatchDialogProps {
   resultName?: string;
 }
 
+/**
+ * Whether a run's rows carry an amount worth a total: an invoice run does (what it would invoice); a mail run
+ * answers no amount, or only € 0,00 — "€ 0,00 in all" would only puzzle.
+ */
+const hasAmount = (run: BatchRun): run is BatchRun & { amount: number } => run.amount !== null && run.amount !== 0;
+
 const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pending: '…', ok: 'OK', failed: 'Refused', cancelled: 'Cancelled' };
 
 /**
@@ -106,7 +112,7 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
           <>
             <Text size="sm" aria-live="polite" data-testid="batch-status">
               {over
-                ? `Nothing has been changed yet. ${run.total - run.failed} of ${run.total} would be done${run.amount !== null ? `, ${formatMoney(run.amount)} in all` : ''}; ${run.failed} refused.`
+                ? `Nothing has been changed yet. ${run.total - run.failed} of ${run.total} would be done${hasAmount(run) ? `, ${formatMoney(run.amount)} in all` : ''}; ${run.failed} refused.`
                 : `Checking ${run.done} of ${run.total}…`}
             </Text>
             {over && run.totals.length > 0 && (
@@ -174,7 +180,13 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
             </Button>
           )}
           {/* While it runs the dialog may be closed too (its X): the run goes on in the server. */}
-          {over && <Button onClick={onClose}>Done</Button>}
+          {/* A preview's way out runs nothing: it must not look like Confirm beside it. */}
+          {over && run?.dry_run && (
+            <Button variant="default" onClick={onClose}>
+              Close without running
+            </Button>
+          )}
+          {over && !run?.dry_run && <Button onClick={onClose}>Done</Button>}
         </Group>
       </Stack>
     </Modal>

@@ -95,10 +95,8 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
       setAsking(null);
       setRunId(run_id);
     },
-    onError: (error, { action }) => {
-      setAsking(null);
-      alerts.showFailure(error, failureTextOf(action));
-    },
+    // A refused start keeps the dialog and what was typed in it (Bulk Edit's fields), to correct and send again.
+    onError: (error, { action }) => alerts.showFailure(error, failureTextOf(action)),
   });
 
   const finished = useCallback(() => {

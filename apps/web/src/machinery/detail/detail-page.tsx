@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { defaultView, formatDateTime, referenceOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
+import { defaultView, formatDateTime, referenceOf, viewsOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
 import { History } from './history';
@@ -26,6 +26,12 @@ export interface DetailPageProps<D extends AnyResource> {
   derive?: DeriveValues;
   /** A save refused until confirmed: the flag the server names with its 409 (see useDetail). */
   confirmFlag?: string;
+  /**
+   * The key of the view a record belongs in (a planned invoice in `planned`, once numbered in `numbered`), where
+   * a resource has several. A record shown under another view's route, or moved to another view by an action
+   * (Create PDF), is shown under its own: title, actions and Overview follow.
+   */
+  viewOf?: (record: Record<string, unknown>) => string | undefined;
 }
 
 interface FieldSection {
@@ -33,15 +39,17 @@ interface FieldSection {
   fields: FieldDef[];
 }
 
-/** Fields in sections by their `group`, in the order the sections first appear; ungrouped fields come first. */
+/**
+ * Fields in sections by their `group`, in the order the sections first appear in the declaration: Comments,
+ * declared last and in no group, stays last rather than above the record's own sections.
+ */
 function sectionsOf(fields: readonly FieldDef[]): FieldSection[] {
   const sections: FieldSection[] = [];
   for (const def of fields) {
     let section = sections.find((s) => s.title === def.group);
     if (!section) {
       section = { title: def.group, fields: [] };
-      if (def.group === undefined) sections.unshift(section);
-      else sections.push(section);
+      sections.push(section);
     }
     section.fields.push(def);
   }
@@ -58,8 +66,9 @@ export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
   return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
 }
 
-function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, confirmFlag, ...props }: DetailPageProps<D> & { id: string }) {
+function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, confirmFlag, viewOf, ...props }: DetailPageProps<D> & { id: string }) {
   const view = props.view ?? defaultView(descriptor);
+  const location = useLocation();
   const title = view.titleSingular;
   const detail = useDetail(descriptor, id, fields, { derive, view, confirmFlag });
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -86,6 +95,11 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
   }
 
   const hasRecord = mode === 'new' || record !== undefined;
+
+  // The record belongs in another view (numbered by Create PDF, or opened under the wrong route): shown there.
+  const homeKey = record && viewOf?.(record);
+  const home = homeKey && homeKey !== view.key ? viewsOf(descriptor).find((v) => v.key === homeKey) : undefined;
+  if (home && mode !== 'new') return <Navigate to={`${home.routes.detail}/${encodeURIComponent(id)}${location.search}`} replace />;
 
   const form = (
     <Paper withBorder p="md" radius="sm">
@@ -197,6 +211,22 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
       {detail.loadError && (
         <Alert color="red" variant="light" role="alert" title={`Error loading ${title}`}>
           {detail.loadError.message}
+        </Alert>
+      )}
+
+      {detail.newerVersion && (
+        <Alert color="yellow" variant="light" role="status" title={`This ${title} was changed by someone else`}>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">
+              {detail.newerVersion.changedFields.length > 0
+                ? `Since you opened it: ${detail.newerVersion.changedFields.map((name) => fields.find((f) => f.name === name)?.label ?? name).join(', ')}. `
+                : ''}
+              Reload it to see their changes; yours are kept over them.
+            </Text>
+            <Button variant="default" size="compact-sm" onClick={detail.newerVersion.reloadKeepingChanges}>
+              Reload and keep my changes
+            </Button>
+          </Group>
         </Alert>
       )}
 

@@ -204,6 +204,39 @@ describe('detail', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 
+  it('after a stale edit (409), offers to reload the record under the user’s changes, naming what the other user changed', async () => {
+    const message = 'This Country was changed by Bob Other at 01-06-2024 11:00 after you opened it.';
+    const api = countryApi({ 'PUT /countries/1': failure(409, message) });
+    const { user } = await openGermany('/country/1?mode=edit', api);
+    await user.clear(screen.getByLabelText(/^Name/));
+    await user.type(screen.getByLabelText(/^Name/), 'Deutschland');
+    api.on('GET /countries/1', { body: { ...germany, cntry_code: 'DD', edit_timestamp: LATER } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    const notice = await screen.findByText(/Since you opened it: Code\./);
+    expect(screen.getByLabelText(/^Code/)).toHaveValue('DE');
+    await user.click(screen.getByRole('button', { name: 'Reload and keep my changes' }));
+    expect(notice).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Code/)).toHaveValue('DD');
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Deutschland');
+
+    api.on('PUT /countries/1', { body: { ...germany, cntry_code: 'DD', cntry_name: 'Deutschland', edit_timestamp: '2024-06-02T09:00:00.000Z' } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveAttribute('readonly'));
+    const put = api.last('PUT /countries/1')!;
+    expect(put.body).toEqual({ id: 1, cntry_name: 'Deutschland' });
+    expect(put.headers['if-match']).toBe(LATER);
+  });
+
+  it('offers no reload after a 409 that is not a stale edit (the record is as the user read it)', async () => {
+    const { user } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(409, 'The code DE is taken') }));
+    await user.type(screen.getByLabelText(/^Name/), '!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The code DE is taken');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByRole('button', { name: 'Reload and keep my changes' })).not.toBeInTheDocument();
+  });
+
   it('shows "Server error while saving update" on any other failure, never the server’s text', async () => {
     const { user } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(500, 'boom') }));
     await user.type(screen.getByLabelText(/^Name/), ' East');

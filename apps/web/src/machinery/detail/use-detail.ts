@@ -143,6 +143,11 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   const { derive, confirmFlag } = options;
   /** The server's question of a save refused until confirmed (confirmFlag), while it is asked. */
   const [question, setQuestion] = useState<string | null>(null);
+  /**
+   * A save refused (409) because someone else saved the record since it was read: the record as it is now and
+   * the fields they changed, offered to reload under the user's own changes.
+   */
+  const [newer, setNewer] = useState<{ row: Row; theirs: string[] } | null>(null);
   const routes = (options.view ?? defaultView(descriptor)).routes;
   const isNew = id === 'new';
   const [searchParams, setSearchParams] = useSearchParams();
@@ -259,9 +264,33 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   }, [reset, setSearchParams]);
 
   const undoEdit = useCallback(() => {
+    setNewer(null);
     reset();
     leaveEditMode();
   }, [reset, leaveEditMode]);
+
+  /**
+   * After a refused update: reads the record again; when its version moved (someone else saved it), says which
+   * fields they changed and offers to reload it under the user's changes. Another 409 (a rule) changes nothing.
+   */
+  const checkNewer = async () => {
+    const from = base.current;
+    const { data: now } = await query.refetch();
+    if (!from || !now || now.edit_timestamp === from.edit_timestamp) return;
+    const theirs = fields.filter((def) => !sameWire(toWireValue(def, toFormValue(def, now[def.name])), toWireValue(def, toFormValue(def, from[def.name])))).map((def) => def.name);
+    setNewer({ row: now, theirs });
+  };
+
+  /** The record as it is now, with the user's changes over it: the next save sends them against its version. */
+  const reloadKeepingChanges = () => {
+    if (!newer) return;
+    const mine = Object.fromEntries(changedFields.map((name) => [name, values[name]]));
+    const fresh = formValues(fields, newer.row, undefined, descriptor.createSchema);
+    base.current = newer.row;
+    setInitialValues(fresh);
+    form.setValues({ ...fresh, ...mine });
+    setNewer(null);
+  };
 
   const invalidateLists = useCallback(() => refreshAfterWrite(queryClient, descriptor.key), [queryClient, descriptor.key]);
 
@@ -289,6 +318,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
         leaveGuard.release();
         navigate(`${routes.detail}/${created}`, { replace: true });
       } else {
+        setNewer(null);
         if (row) {
           queryClient.setQueryData(detailKey, row);
           alerts.showSuccess('Saved');
@@ -307,6 +337,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
         form.setErrors(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [name, messages[0]])));
       }
       alerts.showFailure(error, mode === 'new' ? 'saving new' : 'saving update');
+      if (mode === 'edit' && error instanceof ApiError && error.isConflict) void checkNewer().catch(() => undefined);
     },
   });
 
@@ -374,6 +405,11 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
             },
             cancel: () => setQuestion(null),
           },
+    /**
+     * Someone else saved the record after the user read it (a refused save): what they changed, and the reload
+     * that keeps the user's changes over it. Null otherwise.
+     */
+    newerVersion: newer && mode === 'edit' ? { changedFields: newer.theirs, reloadKeepingChanges } : null,
     deleting: deleteMutation.isPending,
     remove: () => deleteMutation.mutate(),
     startEdit,

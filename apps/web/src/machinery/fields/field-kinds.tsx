@@ -22,6 +22,12 @@ export interface FieldKindSpec {
   Input: ComponentType<FieldInputProps>;
 }
 
+/**
+ * A read-only input is no stop of the Tab key: in edit mode Tab goes from one field that can be changed to the
+ * next, not through the record's number, amounts and history. It is still read (and found by its label).
+ */
+const skipTab = (readOnly: boolean) => (readOnly ? -1 : undefined);
+
 /** What every input shares: label, asterisk for required fields, the error below, read-only look. */
 function inputProps({ def, error, required, readOnly }: FieldInputProps) {
   return {
@@ -32,6 +38,7 @@ function inputProps({ def, error, required, readOnly }: FieldInputProps) {
     withAsterisk: required && !readOnly,
     'aria-required': required && !readOnly,
     readOnly,
+    tabIndex: skipTab(readOnly),
     variant: readOnly ? 'filled' : 'default',
     size: 'sm',
   } as const;
@@ -158,14 +165,23 @@ function MoneyField(props: FieldInputProps) {
   );
 }
 
+/**
+ * A date with a calendar. A text that is no date ("31-02-2001") is not dropped in silence when the field is left:
+ * it becomes the field's value as typed, which the kind refuses with a message naming it (`invalid`), so the
+ * field shows the error and Save waits. The input itself shows the last date it held (Mantine's own on blur).
+ */
 function DateField(props: FieldInputProps) {
   const { def, value, onChange, readOnly } = props;
   return (
     <DateInput
       {...inputProps(props)}
       placeholder={readOnly ? undefined : (def.placeholder ?? DATE_FORMAT)}
-      value={typeof value === 'string' ? value : null}
+      value={wireDate(value)}
       onChange={(v) => onChange(v ?? null)}
+      onBlur={(e) => {
+        const typed = e.currentTarget.value.trim();
+        if (!readOnly && typed !== '' && parseTypedDate(typed) === null) onChange(typed);
+      }}
       valueFormat={DATE_FORMAT}
       dateParser={parseTypedDate}
       clearable={clearable(props)}
@@ -215,6 +231,7 @@ function DateRangeField(props: FieldInputProps) {
       clearable={clearable(props)}
       clearButtonProps={{ title: `Clear ${def.label} ${word}` }}
       readOnly={readOnly}
+      tabIndex={skipTab(readOnly)}
       variant={readOnly ? 'filled' : 'default'}
       error={Boolean(error)}
       popoverProps={{ withinPortal: true }}
@@ -317,6 +334,7 @@ function BooleanField(props: FieldInputProps) {
         }}
         readOnly={readOnly}
         aria-readonly={readOnly}
+        tabIndex={skipTab(readOnly)}
         size="sm"
       />
     </Box>
@@ -392,7 +410,13 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
     },
     Input: MoneyField,
   },
-  date: { toForm: wireDate, toWire: (form) => wireDate(form), Input: DateField },
+  date: {
+    toForm: wireDate,
+    toWire: (form) => wireDate(form),
+    // What was typed and is no date (DateField keeps it as the value): refused with what it was.
+    invalid: (form) => (typeof form === 'string' && form.trim() !== '' && wireDate(form) === null ? `"${form}" is not a date: enter it as ${DATE_FORMAT}` : undefined),
+    Input: DateField,
+  },
   simpleDate: {
     toForm: (wire) => formatDate(wireDate(wire)),
     toWire: (form) => {

@@ -56,10 +56,11 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
     },
     // An action that changes the rows it covers (Export Payments marks them exported, and answers a file): the
     // list shows them as they are afterwards.
+    // The dialog closes when the action is done; after a failure it stays with what was typed, to correct and send again.
     onSuccess: async () => {
+      setAsking(false);
       if (action.changesRecord) await refreshAfterWrite(queryClient, overview.descriptor.key);
     },
-    onSettled: () => setAsking(false),
     onError: (error) => alerts.showFailure(error, failureTextOf(action)),
   });
   const count = overview.selection.count;

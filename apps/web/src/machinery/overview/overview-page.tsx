@@ -1,9 +1,10 @@
-import type { KeyboardEvent, MouseEvent, ReactNode } from 'react';
+import type { CSSProperties, KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   ActionIcon,
   Alert,
   Anchor,
+  Box,
   Button,
   Checkbox,
   CloseButton,
@@ -234,15 +235,26 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
 
       {overview.error && (
         <Alert color="red" variant="light" title={`Error loading ${title}`} role="alert">
-          {overview.error.message}
+          <Group justify="space-between" gap="sm" wrap="nowrap">
+            <Text size="sm">{overview.error.message}</Text>
+            <Button variant="default" size="compact-sm" onClick={() => void overview.refetch()} loading={overview.isFetching}>
+              Retry
+            </Button>
+          </Group>
         </Alert>
       )}
 
+      {/*
+        A wide view (numbered invoices: 16 columns) scrolls sideways in here, never the page: the selection and the
+        row buttons (Edit, New Payment) stay in sight at either end. At most a screen high, so the header row
+        sticks to its top while the rows scroll.
+      */}
+      <Box data-testid="overview-scroll" style={{ overflow: 'auto', maxHeight: `calc(100dvh - ${HEADER_HEIGHT}px - var(--mantine-spacing-md))` }}>
       <Table
           striped
           highlightOnHover
           stickyHeader
-          stickyHeaderOffset={HEADER_HEIGHT}
+          stickyHeaderOffset={0}
           verticalSpacing={4}
           horizontalSpacing="xs"
           fz="sm"
@@ -251,7 +263,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={36}>
+              <Table.Th w={36} style={stickyAt('left', 'head')}>
                 <Checkbox
                   size="xs"
                   aria-label="Select all rows on this page"
@@ -271,14 +283,15 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                 />
               ))}
               {columnCount > columns.length + 1 && (
-                <Table.Th w={48}>
+                <Table.Th w={48} style={stickyAt('right', 'head')}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               )}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {rows.length === 0 && !overview.isLoading && (
+            {/* A list that failed to load is not known to be empty: the error says what happened instead. */}
+            {rows.length === 0 && !overview.isLoading && !overview.error && (
               <Table.Tr>
                 <Table.Td colSpan={columnCount}>
                   <Text ta="center" c="dimmed" py="md">
@@ -287,7 +300,9 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                 </Table.Td>
               </Table.Tr>
             )}
-            {rows.map((row) => {
+            {rows.map((row, index) => {
+              // Mantine stripes the odd rows (1st, 3rd …); a sticky cell paints its row's colour over what scrolls under it.
+              const band = index % 2 === 0 ? 'striped' : 'plain';
               const path = detailPath ? detailPath(row) : null;
               const reference = referenceOf(descriptor, row);
               return (
@@ -296,7 +311,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                   style={path ? { cursor: 'pointer' } : undefined}
                   onClick={path ? () => navigate(path) : undefined}
                 >
-                  <Table.Td onClick={stop}>
+                  <Table.Td onClick={stop} style={stickyAt('left', band)}>
                     <Checkbox
                       size="xs"
                       aria-label={`Select ${reference}`}
@@ -323,7 +338,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                     );
                   })}
                   {columnCount > columns.length + 1 && (
-                    <Table.Td onClick={stop}>
+                    <Table.Td onClick={stop} style={stickyAt('right', band)}>
                       <Group gap={4} wrap="nowrap">
                         {canEditRows && path && (
                           <ActionIcon
@@ -345,8 +360,24 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
             })}
           </Table.Tbody>
       </Table>
+      </Box>
     </Stack>
   );
+}
+
+/**
+ * A cell of the selection column (left) or of the row buttons (right) that stays in sight while the table scrolls
+ * sideways, over the cells that pass under it (the header's above the rows').
+ */
+function stickyAt(side: 'left' | 'right', band: 'head' | 'striped' | 'plain'): CSSProperties {
+  const background = band === 'striped' ? 'var(--table-striped-color)' : 'var(--mantine-color-body)';
+  return {
+    position: 'sticky',
+    [side]: 0,
+    zIndex: band === 'head' ? 4 : 1,
+    backgroundColor: background,
+    boxShadow: `inset ${side === 'left' ? '-1px' : '1px'} 0 0 var(--table-border-color)`,
+  };
 }
 
 /** The advanced filters a link carries in its query (`?contract_id=12&intake=2024`): declared filter fields only. */

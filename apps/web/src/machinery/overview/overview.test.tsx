@@ -185,6 +185,32 @@ describe('overview', () => {
     expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('500'));
   });
 
+  it('says nothing of "No Data Available" while the list failed to load, and Retry asks again', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': failure(500, 'Internal error') });
+    const { user } = renderApp('/countries', api);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error loading Countries');
+    expect(screen.queryByText('No Data Available')).not.toBeInTheDocument();
+    api.on('GET /countries', page(countryRows));
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Germany')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('scrolls a wide table sideways in its own box, the selection and row buttons staying in sight at either end', async () => {
+    renderApp('/countries', threeCountries());
+    await screen.findByText('Germany');
+    const table = screen.getByRole('table', { name: 'Countries' });
+    const box = screen.getByTestId('overview-scroll');
+    expect(box).toContainElement(table);
+    expect(box).toHaveStyle({ overflow: 'auto' });
+    const [head, firstRow] = within(table).getAllByRole('row');
+    const selectCells = [head!.firstElementChild!, firstRow!.firstElementChild!];
+    for (const cell of selectCells) expect(cell).toHaveStyle({ position: 'sticky', left: '0px' });
+    for (const cell of [head!.lastElementChild!, firstRow!.lastElementChild!]) expect(cell).toHaveStyle({ position: 'sticky', right: '0px' });
+    expect(within(firstRow!).getByRole('button', { name: 'Edit' }).closest('td')).toBe(firstRow!.lastElementChild);
+  });
+
   it('remembers filter, sort and page for the session when the overview is left and opened again', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
     const first = renderApp('/countries', api);

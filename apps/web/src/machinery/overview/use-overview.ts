@@ -17,9 +17,22 @@ export interface OverviewOptions {
   perPage?: number;
   /**
    * Advanced filters the link that opened the overview carries (`/scholarshippayments/numbered?contract_id=12`):
-   * they replace the remembered ones, with the filter card open so the user sees why the list is narrowed.
+   * they narrow the list, with the filter card open so the user sees why. A linked overview remembers its state
+   * apart from the plain one (see `linkedStateId`): following a contract's link leaves the filter the user set on
+   * the plain overview as it was.
    */
   linkedFilters?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Where an overview opened by a link remembers its state: the overview's id and the link's filters
+ * (`invoice:numbered?contract_id=12`), so each contract's list keeps its own page and sort, and the plain
+ * overview its own.
+ */
+export function linkedStateId(overviewId: string, linked: Readonly<Record<string, unknown>> | undefined): string {
+  const entries = Object.entries(linked ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return overviewId;
+  return `${overviewId}?${entries.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&')}`;
 }
 
 type Id = AnyRow['id'];
@@ -40,10 +53,14 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
   const { fixedFilters } = options;
   const defaultSort = options.defaultSort ?? descriptor.defaultSort;
 
+  const linked = options.linkedFilters;
+  const isLinked = linked !== undefined && Object.keys(linked).length > 0;
+  // Computed once: the page is keyed by the link (OverviewPage), so another link is another mount.
+  const [stateId] = useState(() => linkedStateId(overviewId, linked));
   const [state, setState] = useState<OverviewState>(() => {
-    const loaded = loadOverviewState(overviewId, { page: 1, sort: [...defaultSort], search: '', filters: {} }, descriptor.sortable);
-    const linked = options.linkedFilters;
-    return linked && Object.keys(linked).length > 0 ? { ...loaded, page: 1, search: '', filters: { ...linked }, advanced: true } : loaded;
+    const loaded = loadOverviewState(stateId, { page: 1, sort: [...defaultSort], search: '', filters: {} }, descriptor.sortable);
+    // The link's filters always hold, over what this link's list remembers.
+    return isLinked ? { ...loaded, filters: { ...loaded.filters, ...linked }, advanced: true } : loaded;
   });
   const [searchInput, setSearchInputState] = useState(state.search);
   /** An unfiltered big list shows the server's estimate ("about"); the user may ask for the exact count. */
@@ -54,8 +71,8 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
   const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    saveOverviewState(overviewId, state);
-  }, [overviewId, state]);
+    saveOverviewState(stateId, state);
+  }, [stateId, state]);
 
   useEffect(() => () => clearTimeout(debounce.current), []);
 

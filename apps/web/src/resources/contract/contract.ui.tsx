@@ -7,7 +7,7 @@ import { defineResourceUi } from '../../machinery/resource-ui';
 import { contractCells } from './contract.cells';
 import { ContractDocuments } from './contract.documents';
 import { ContractInfo } from './contract.extras';
-import { ContractMails } from './contract.mails';
+import { ContractMails, useFollowMails } from './contract.mails';
 import { ContractImportMenu } from './contract.imports';
 import { contractFields, deriveContractValues } from './contract.fields';
 import { contractFilters } from './contract.filters';
@@ -26,12 +26,15 @@ function ContractTabs({ form, detail }: { form: ReactNode; detail: Detail }) {
   const { mayCall } = useAuth();
   const record = detail.record!;
   const [tab, setTab] = useState<string | null>('general');
+  const readsMails = mayCall(apiPermissions['GET /outbox']);
+  // After a mail action the contract is read again once the mail went out (its Bank Request, PF Status Sent).
+  useFollowMails(Number(record.id), detail.refresh, readsMails);
   return (
     <Tabs value={tab} onChange={setTab} keepMounted>
       <Tabs.List>
         <Tabs.Tab value="general">General</Tabs.Tab>
         <Tabs.Tab value="documents">{`Documents (${Number(record.files ?? 0)})`}</Tabs.Tab>
-        {mayCall(apiPermissions['GET /outbox']) && <Tabs.Tab value="mails">E-mails</Tabs.Tab>}
+        {readsMails && <Tabs.Tab value="mails">E-mails</Tabs.Tab>}
       </Tabs.List>
       <Tabs.Panel value="general" pt="sm">
         {form}
@@ -39,10 +42,10 @@ function ContractTabs({ form, detail }: { form: ReactNode; detail: Detail }) {
       <Tabs.Panel value="documents" pt="sm">
         <ContractDocuments contractId={Number(record.id)} onChange={detail.refresh} />
       </Tabs.Panel>
-      {mayCall(apiPermissions['GET /outbox']) && (
+      {readsMails && (
         <Tabs.Panel value="mails" pt="sm">
           {/* Loaded when the tab is opened, not with every contract. */}
-          {tab === 'mails' && <ContractMails contractId={Number(record.id)} onSettled={detail.refresh} />}
+          {tab === 'mails' && <ContractMails contractId={Number(record.id)} record={record} onSettled={detail.refresh} />}
         </Tabs.Panel>
       )}
     </Tabs>

@@ -85,6 +85,20 @@ function invoiceApi(answers: Answers = {}, user = plainUser) {
   });
 }
 
+/** The e-mails offered on an invoice: the items of its one Send Email menu (the reminder only when due). */
+async function mailChoices(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+  const items = within(await screen.findByRole('menu')).getAllByRole('menuitem').map((i) => i.textContent);
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  return items;
+}
+
+async function sendMail(user: ReturnType<typeof renderApp>['user'], label: 'Send Email' | 'Send Reminder') {
+  await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+  await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: label }));
+}
+
 const headers = () =>
   within(screen.getByRole('table'))
     .getAllByRole('columnheader')
@@ -195,6 +209,31 @@ describe('invoice overviews (spec §2)', () => {
     expect(api.last('GET /invoices')!.query.get('numbered')).toBe('true');
   });
 
+  it("following a contract's link keeps the plain overview's remembered filter; each keeps its own", async () => {
+    const api = invoiceApi({ 'GET /invoices': page([numbered]) });
+    const { user, router } = renderApp('/invoices/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.type(screen.getByLabelText('Quick filter'), 'Müller{Enter}');
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('search')).toBe('Müller'));
+
+    await router.navigate('/invoices/numbered?contract_id=5');
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('contract_id')).toBe('5'));
+    expect(api.last('GET /invoices')!.query.get('search')).toBeNull();
+    expect(screen.getByLabelText('Quick filter')).toHaveValue('');
+    await user.type(screen.getByLabelText('Quick filter'), '2026{Enter}');
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('search')).toBe('2026'));
+
+    await router.navigate('/invoices/numbered');
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('contract_id')).toBeNull());
+    expect(api.last('GET /invoices')!.query.get('search')).toBe('Müller');
+    expect(screen.getByLabelText('Quick filter')).toHaveValue('Müller');
+    expect(screen.queryByRole('form', { name: 'Advanced filter' })).not.toBeInTheDocument();
+
+    await router.navigate('/invoices/numbered?contract_id=5');
+    await waitFor(() => expect(api.last('GET /invoices')!.query.get('contract_id')).toBe('5'));
+    expect(api.last('GET /invoices')!.query.get('search')).toBe('2026');
+  });
+
   it("the Document Type filter offers the credit notes' types on Credit Notes and the invoices' types on the invoice views", async () => {
     const api = invoiceApi({ 'GET /invoices': page([]) });
     const { user, router } = renderApp('/invoices/creditnote', api);
@@ -261,12 +300,34 @@ describe('invoice detail', () => {
     expect(await screen.findByText('Server error while creating pdf')).toBeInTheDocument();
   });
 
+  it('Create PDF shows the invoice it numbered as a numbered invoice: route, title, Download PDF, Send Email and Overview', async () => {
+    const made = { ...numbered, id: 1, document_reference: 'A000001-Y1-T5', edit_timestamp: '2026-03-05T08:05:00.000Z' };
+    const api = invoiceApi({ 'POST /invoices/1/create_pdf': { body: made }, 'GET /invoices/1': { body: planned } });
+    const { user, location } = renderApp('/invoice/planned/1', api);
+    await user.click(await screen.findByRole('button', { name: 'Create PDF' }));
+    await waitFor(() => expect(location()).toBe('/invoice/numbered/1'));
+    await waitFor(() => expect(screen.getByRole('heading', { name: /^Numbered Invoice/ })).toHaveTextContent('2026-00001'));
+    expect(screen.getByRole('status')).toHaveTextContent('Create PDF: done for Invoice 2026-00001 A000001-Y1-T5');
+    expect(screen.getByRole('button', { name: 'Download PDF' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Create PDF' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Overview' }));
+    expect(location()).toBe('/invoices/numbered');
+  });
+
+  it('an invoice opened under another view’s route is shown under its own (a credit note linked as an invoice)', async () => {
+    const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
+    const { location } = renderApp('/invoice/numbered/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
+    await waitFor(() => expect(location()).toBe('/invoice/creditnote/3'));
+    expect(await screen.findByRole('heading', { name: /^Credit Note/ })).toBeInTheDocument();
+  });
+
   it('a credit note shows the invoice it credits, offers Send Email, and neither a credit note of its own nor a reminder', async () => {
     const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
-    renderApp('/invoice/creditnote/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
+    const { user } = renderApp('/invoice/creditnote/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
     expect(await screen.findByLabelText(/^Linked Invoice/)).toHaveValue('2026-00001');
     expect(screen.getByRole('button', { name: 'Send Email' })).toBeEnabled();
-    expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
+    expect(await mailChoices(user)).toEqual(['Send Email']);
     expect(screen.queryByRole('button', { name: 'Create Credit Note' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Link Registration Fee' })).not.toBeInTheDocument();
   });
@@ -339,17 +400,17 @@ describe('invoice detail', () => {
   it('Send Email sends reminder false; a failure says "Server error while sending email"; no reminder before expiry', async () => {
     const api = invoiceApi({ 'POST /invoices/2/send_email': failure(500, 'Internal server error') });
     const { user } = renderApp('/invoice/numbered/2', api);
-    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await mailChoices(user)).toEqual(['Send Email']);
+    await sendMail(user, 'Send Email');
     expect(await screen.findByText('Server error while sending email')).toBeInTheDocument();
     expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: false });
-    expect(screen.queryByRole('button', { name: 'Send Reminder' })).not.toBeInTheDocument();
   });
 
   it('an expired invoice of type 1 offers Send Reminder, which sends reminder true', async () => {
     const expired = { ...numbered, document_type_id: 1, is_expired: true };
     const api = invoiceApi({ 'GET /invoices/2': { body: expired }, 'POST /invoices/2/send_email': { body: { message: 'E-mail queued' } } });
     const { user } = renderApp('/invoice/numbered/2', api);
-    await user.click(await screen.findByRole('button', { name: 'Send Reminder' }));
+    await sendMail(user, 'Send Reminder');
     expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
     expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: true });
   });

@@ -14,6 +14,8 @@ export const invoiceUi = defineResourceUi({
   cells: invoiceCells,
   fields: invoiceFields,
   filters: invoiceFilters,
+  // As the views' fixed filters on the server (lib/invoicing/invoice-sql.ts): a credit note, else numbered or not.
+  viewOf: (row) => (row.is_creditnote ? 'creditnote' : row.number ? 'numbered' : 'planned'),
   overview: {
     listActionsInMenu: true,
     rowActions: (row) => <NewPaymentButton row={row} />,

@@ -40,6 +40,16 @@ describe('the Outbox', () => {
     expect(screen.queryByRole('link', { name: /New/ })).not.toBeInTheDocument();
   });
 
+  it('shows the whole status word in its narrow column: the badge never cuts it short ("QUEU…")', async () => {
+    renderApp('/outbox', stubApi({ ...session(adminUser), 'GET /outbox': page([mail(3, 'queued')]) }));
+    await screen.findByText('1-1 of 1');
+    const status = within(screen.getByRole('table')).getAllByRole('row')[1]!.querySelectorAll('td')[4]!;
+    const badge = within(status).getByText('Queued');
+    // Mantine's badge hides what overflows, with an ellipsis, on the badge and on its label.
+    expect(badge).toHaveStyle({ overflow: 'visible', textOverflow: 'clip' });
+    expect(badge.parentElement).toHaveStyle({ overflow: 'visible' });
+  });
+
   it('resends an unknown mail after a confirm that warns it may arrive twice', async () => {
     const api = stubApi({ ...session(adminUser), 'GET /outbox/2': { body: mail(2, 'unknown') }, 'GET /logging': page([]) });
     api.on('POST /outbox/2/resend', { body: mail(2, 'queued') });

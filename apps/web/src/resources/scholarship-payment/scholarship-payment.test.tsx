@@ -177,6 +177,28 @@ describe('scholarship payment details', () => {
   });
 });
 
+describe('a scholarship payment moving from planned to numbered', () => {
+  it('Create Payment shows the payment it numbered as a numbered payment: route, title and its actions', async () => {
+    const scheduled = { ...plannedRow, number: 'S2026-00001', payment_date: '2026-03-01', payment_allowed: true, edit_timestamp: '2026-03-01T08:00:00.000Z' };
+    const api = paymentApi({ 'POST /scholarship_payments/1/create_payment': { body: scheduled } });
+    const { user, location } = renderApp('/scholarshippayment/planned/1', api);
+    await user.click(await screen.findByRole('button', { name: 'Create Payment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Payment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Payment' }));
+    await waitFor(() => expect(location()).toBe('/scholarshippayment/numbered/1'));
+    await waitFor(() => expect(screen.getByRole('heading', { name: /^Numbered Scholarship Payment/ })).toHaveTextContent('S2026-00001'));
+    expect(screen.getByRole('status')).toHaveTextContent('Create Payment: done for Scholarship Payment S2026-00001');
+    expect(screen.getByRole('button', { name: 'Reset Export' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Payment' })).not.toBeInTheDocument();
+  });
+
+  it('a planned payment opened under the numbered route is shown as planned', async () => {
+    const { location } = renderApp('/scholarshippayment/numbered/1', paymentApi());
+    await waitFor(() => expect(location()).toBe('/scholarshippayment/planned/1'));
+    expect(await screen.findByRole('button', { name: 'Create Payment' })).toBeInTheDocument();
+  });
+});
+
 describe('a new scholarship payment: the linked invoice (spec §5)', () => {
   const invoicesApi = (answers: Answers = {}) =>
     paymentApi({

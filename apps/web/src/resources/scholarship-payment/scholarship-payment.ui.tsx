@@ -10,4 +10,6 @@ export const scholarshipPaymentUi = defineResourceUi({
   cells: scholarshipPaymentCells,
   fields: scholarshipPaymentFields,
   filters: scholarshipPaymentFilters,
+  // As the views' fixed filters on the server: numbered once Create Payment gave it a number.
+  viewOf: (row) => (row.number ? 'numbered' : 'planned'),
 });
