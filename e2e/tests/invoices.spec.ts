@@ -41,6 +41,8 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
   await page.getByRole('button', { name: 'Batch', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Create Invoice' }).click();
+  // Asked first, then previewed (decision 042): nothing is numbered until Confirm.
+  await page.getByRole('dialog', { name: 'Create Invoice' }).getByRole('button', { name: 'Preview' }).click();
   const preview = page.getByRole('dialog', { name: 'Preview: Create Invoice' });
   await expect(preview.getByTestId('batch-status')).toHaveText('Nothing has been changed yet. 3 of 3 would be done, € 9.150,50 in all; 0 refused.');
   await preview.getByRole('button', { name: 'Confirm' }).click();
@@ -74,6 +76,7 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   // Send the invoice e-mail: from the one Send Email menu (the reminder is its other item, once the invoice is due).
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Send Email' }).click();
   await page.getByRole('menu').getByRole('menuitem', { name: 'Send Email' }).click();
+  await page.getByRole('dialog', { name: 'Send Email' }).getByRole('button', { name: 'Yes' }).click();
   const subject = `Invoice ${fee.number} for contract ${applicationNumber}`;
   await expect(page.getByRole('status').filter({ hasText: `E-mail "${subject}" to Zoë Muster ${suffix} <${String(student.email_address)}> queued` })).toBeVisible();
 

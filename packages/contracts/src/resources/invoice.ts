@@ -174,7 +174,9 @@ const createPdf = defineAction({
   level: 'user',
   views: ['planned'],
   offeredWhen: (row) => (isNumbered(row) ? `Invoice ${String(row.number)} is already numbered` : null),
-  batch: { label: 'Create Invoice', preview: true },
+  // A number taken is never given back (numbers are gapless): asked first (decision 042).
+  confirm: 'Create the invoice now? It takes the next invoice number, which cannot be given back.',
+  batch: { label: 'Create Invoice', preview: true, confirm: 'First a preview: the number and amount each invoice would get, and which are refused and why. Nothing is numbered until you confirm.' },
   failureText: 'creating pdf',
 });
 
@@ -234,9 +236,11 @@ const sendEmail = defineAction({
     { label: 'Send Email', input: { reminder: false } },
     { label: 'Send Reminder', input: { reminder: true } },
   ],
+  confirm: "The e-mail goes to the student's address with the PDF attached.",
   batch: {
     label: 'Send Email',
     preview: true,
+    confirm: 'First a preview: who would get the e-mail, and who is skipped and why. Nothing is sent until you confirm.',
     variants: [
       { label: 'Send Email', input: { reminder: false } },
       { label: 'Send Email Reminder', input: { reminder: true } },

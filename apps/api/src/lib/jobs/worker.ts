@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { ResourceModule } from '../actions/module.js';
 import { BATCH_TASK } from '../batch/batch-service.js';
 import { batchRunTask, resumeStaleRuns } from '../batch/batch-worker.js';
-import { deliverMailTask, markStalledMails } from '../mail/deliver.js';
+import { DELIVERY_DEADLINE_TIMEOUTS, deliverMailTask, markStalledMails } from '../mail/deliver.js';
 import { MAIL_TASK } from '../mail/outbox.js';
 import { workerLogger } from './queue.js';
 
@@ -32,9 +32,9 @@ export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string,
     resumeStaleRuns(ctx, env.BATCH_STALE_SECONDS)
       .then((ids) => ids.length > 0 && ctx.logger.info({ runs: ids }, 'batch runs taken up again'))
       .catch((err: unknown) => ctx.logger.warn({ err }, 'batch sweep failed'));
-  // A mail whose delivery began longer ago than any wait nodemailer allows (connect, greeting, each reply) died
-  // with its worker: it is `unknown`, never sent again by itself.
-  const mailStallMs = env.MAIL_TIMEOUT_MS * 4;
+  // A mail whose delivery began longer ago than a delivery may take (its deadline, DELIVERY_DEADLINE_TIMEOUTS waits,
+  // and one wait more) died with its worker: it is `unknown`, never sent again by itself.
+  const mailStallMs = env.MAIL_TIMEOUT_MS * (DELIVERY_DEADLINE_TIMEOUTS + 1);
   const sweepMails = () =>
     markStalledMails(ctx, mailStallMs)
       .then((ids) => ids.length > 0 && ctx.logger.warn({ outbox_ids: ids }, 'interrupted mail deliveries marked unknown'))

@@ -97,6 +97,18 @@ async function mailChoices(user: ReturnType<typeof renderApp>['user']) {
 async function sendMail(user: ReturnType<typeof renderApp>['user'], label: 'Send Email' | 'Send Reminder') {
   await user.click(await screen.findByRole('button', { name: 'Send Email' }));
   await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: label }));
+  // Asked first: the e-mail goes to the student (decision 042).
+  const dialog = await screen.findByRole('dialog', { name: label });
+  expect(dialog).toHaveTextContent("The e-mail goes to the student's address with the PDF attached.");
+  await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+}
+
+/** Create PDF, and Yes to its question: the number it takes is not given back (decision 042). */
+async function createPdf(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Create PDF' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Create PDF' });
+  expect(dialog).toHaveTextContent('It takes the next invoice number, which cannot be given back.');
+  await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
 }
 
 const headers = () =>
@@ -175,6 +187,7 @@ describe('invoice overviews (spec §2)', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
     await user.click(screen.getByRole('button', { name: 'Batch' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Send Email Reminder' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Send Email Reminder' })).getByRole('button', { name: 'Preview' }));
     await waitFor(() => expect(api.sent('POST /invoices/batch/send_email')).toHaveLength(1));
     expect(api.last('POST /invoices/batch/send_email')!.body).toMatchObject({ ids: [2], reminder: true, dry_run: true });
   });
@@ -293,10 +306,10 @@ describe('invoice detail', () => {
   it('a planned invoice offers Create PDF, and a failure says "Server error while creating pdf"', async () => {
     const api = invoiceApi({ 'POST /invoices/1/create_pdf': failure(500, 'Internal server error') });
     const { user } = renderApp('/invoice/planned/1', api);
-    const create = await screen.findByRole('button', { name: 'Create PDF' });
+    await screen.findByRole('button', { name: 'Create PDF' });
     expect(screen.queryByRole('button', { name: 'Download PDF' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
-    await user.click(create);
+    await createPdf(user);
     expect(await screen.findByText('Server error while creating pdf')).toBeInTheDocument();
   });
 
@@ -304,7 +317,7 @@ describe('invoice detail', () => {
     const made = { ...numbered, id: 1, document_reference: 'A000001-Y1-T5', edit_timestamp: '2026-03-05T08:05:00.000Z' };
     const api = invoiceApi({ 'POST /invoices/1/create_pdf': { body: made }, 'GET /invoices/1': { body: planned } });
     const { user, location } = renderApp('/invoice/planned/1', api);
-    await user.click(await screen.findByRole('button', { name: 'Create PDF' }));
+    await createPdf(user);
     await waitFor(() => expect(location()).toBe('/invoice/numbered/1'));
     await waitFor(() => expect(screen.getByRole('heading', { name: /^Numbered Invoice/ })).toHaveTextContent('2026-00001'));
     expect(screen.getByRole('status')).toHaveTextContent('Create PDF: done for Invoice 2026-00001 A000001-Y1-T5');
