@@ -5,7 +5,9 @@ import { loadEnv } from '../../env.js';
 import { renderAllShapes } from './check.js';
 import { TemplateError } from './engine.js';
 import { DEFAULTS_DIR, shapesOf, TEMPLATES, templateDefinition } from './registry.js';
-import { refusal } from './store.js';
+import { refusal, renderText } from './store.js';
+import { pdfOf } from './pdf.js';
+import { pdfText } from '../../test/files.js';
 
 const env = loadEnv({ NODE_ENV: 'test' });
 const definition = (name: string) => templateDefinition(name)!;
@@ -42,5 +44,18 @@ describe('the shapes of data a template must render with', () => {
     expect(((await renderAllShapes(env, definition('invoice_email'), paidBranch).catch((e: unknown) => e)) as TemplateError).shape).toBe('paid in full');
     const bankBranch = 'subject: x\n--- text ---\nDear {{ student.name }}, {% if student.iban == "" %}{{ student.bank }}{% endif %}\n';
     expect(((await renderAllShapes(env, definition('bankinfo_request_email'), bankBranch).catch((e: unknown) => e)) as TemplateError).shape).toBe('a student without bank account');
+  });
+});
+
+describe('the built-in credit note PDF', () => {
+  const text = readFileSync(path.join(DEFAULTS_DIR, definition('credit_note_pdf').filename), 'utf8');
+  const rendered = async (shape: string) => {
+    const { data } = shapesOf(definition('credit_note_pdf')).find((s) => s.shape === shape)!;
+    return pdfText(await pdfOf(env, await renderText(env, 'pdf', text, data))).replace(/\s+/g, ' ');
+  };
+
+  it('names the account a refund goes to, and without one says the office will ask for it', async () => {
+    expect(await rendered('sample')).toMatch(/refunded to your account [A-Z]{2}\d{2}/);
+    expect(await rendered('a student without bank account')).toContain('refunded to you: we will ask you for the account it should go to.');
   });
 });
