@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, fromCents, invoicesToPlan, splitInSemesters, toCents } from './invoice-planning.js';
+import { addMonths, fromCents, invoicesToPlan, plannedShare, splitInSemesters, toCents } from './invoice-planning.js';
 import { documentReference } from './document-types.js';
 
 const fees = {
@@ -32,6 +32,12 @@ describe('invoice planning (issue 13 point 3)', () => {
       const [a, b] = splitInSemesters(amount);
       expect(toCents(a) + toCents(b)).toBe(toCents(amount));
     }
+  });
+
+  it('plannedShare is the whole amount for a year and the halves of splitInSemesters for its semesters', () => {
+    expect([0, 1, 2].map((s) => plannedShare('4500.01', s))).toEqual(['4500.01', '2250.01', '2250.00']);
+    expect([0, 1, 2].map((s) => plannedShare('0.01', s))).toEqual(['0.01', '0.01', '0.00']);
+    expect(plannedShare('1500', 0)).toBe('1500.00');
   });
 
   it('plans nothing again that the contract has (idempotent), and only the missing semester', () => {

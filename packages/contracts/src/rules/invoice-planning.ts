@@ -49,6 +49,14 @@ export function splitInSemesters(amount: string): [string, string] {
   return [fromCents(first), fromCents(cents - first)];
 }
 
+/**
+ * What a fee (or a university's payment amount) comes to for a whole year (semester 0) or one of its semesters:
+ * the halves of `splitInSemesters`, the first taking the odd cent.
+ */
+export function plannedShare(amount: string, semester: number): string {
+  return semester === 0 ? fromCents(toCents(amount)) : splitInSemesters(amount)[semester === 1 ? 0 : 1];
+}
+
 /** A calendar date plus whole months (the day kept, or the month's last day). */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];

@@ -1,4 +1,4 @@
-import { addMonths, splitInSemesters } from './invoice-planning.js';
+import { addMonths, plannedShare } from './invoice-planning.js';
 
 /** Scholarship payment types (decision 022), seeded lookup `scholarship_payment_types`. */
 export const SCHOLARSHIP_PAYMENT_TYPE_MILESTONE = 1;
@@ -129,7 +129,7 @@ export function scholarshipPaymentsToPlan(input: {
       const universityId = inv.year >= 2 ? (contract.y2_university_id ?? contract.y1_university_id) : contract.y1_university_id;
       const university = input.universities.get(universityId);
       if (!university || isZero(university.payment_amount)) continue;
-      const amount = inv.semester === 0 ? university.payment_amount : splitInSemesters(university.payment_amount)[inv.semester === 1 ? 0 : 1];
+      const amount = plannedShare(university.payment_amount, inv.semester);
       const day = inv.invoice_date ?? inv.planned_date ?? addMonths(contract.start_date, 12 * (inv.year - 1));
       drafts.push({
         plan_key: `U${inv.id}`,

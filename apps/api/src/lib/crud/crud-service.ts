@@ -25,6 +25,7 @@ import { cursorBatches } from '../cursor.js';
 import { appErrorOfDatabase, registerConstraint, registerTable } from '../db-errors.js';
 import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
+import { withdrawMailsOf } from '../mail/withdraw.js';
 import { filledParams, prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, writeSql, type PreparedStatement } from '../prepared.js';
 
 export type Row = Record<string, unknown>;
@@ -1113,6 +1114,9 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           await hooks.beforeDelete?.(tx, row, actor);
           await tx.delete(table).where(eq(table.id, id));
           await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}`, changes: deletedValues(row) });
+          for (const mail of await withdrawMailsOf(tx, resource.key, id, `${resource.title} ${reference(row)}`)) {
+            await recordEvent(tx, { ...event('emailFailed', row, actor.user), message: `E-mail "${mail.subject}" to ${mail.recipient} withdrawn: not sent, the ${resource.title} was deleted` });
+          }
           await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);
         });
       } catch (err) {

@@ -4,7 +4,7 @@ import { contracts, invoices, logEvents, studentFees } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
 import { createContract, createUser, userWithToken } from '../../test/factories.js';
 import type { Actor } from '../crud/crud-service.js';
-import { plannedShare, planContractInvoices, switchContractToSemesters } from './plan.js';
+import { planContractInvoices, switchContractToSemesters } from './plan.js';
 
 const t = await setupTestApp();
 const staff = await createUser(t.db, { role: 'User' });
@@ -131,10 +131,5 @@ describe('a fee change and a planning at the same moment (decision 038)', () => 
     expect((await put!).status).toBe(200);
     const [y1] = await t.db.select({ amount: invoices.amount }).from(invoices).where(and(eq(invoices.contract_id, c.id), eq(invoices.document_type_id, 5), eq(invoices.year, 1)));
     expect(y1!.amount).toBe('4600.00');
-  });
-
-  it('plannedShare is the whole fee for a year and the halves of splitInSemesters for its semesters', () => {
-    expect([0, 1, 2].map((s) => plannedShare('4500.01', s))).toEqual(['4500.01', '2250.01', '2250.00']);
-    expect([0, 1, 2].map((s) => plannedShare('0.01', s))).toEqual(['0.01', '0.01', '0.00']);
   });
 });

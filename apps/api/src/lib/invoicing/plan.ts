@@ -9,6 +9,7 @@ import {
   formatMoney,
   fromCents,
   invoicesToPlan,
+  plannedShare,
   splitInSemesters,
   toCents,
   universityFeePeriod,
@@ -217,15 +218,10 @@ export const FEE_INVOICE_FIELDS = {
 
 export type FeeInvoiceField = keyof typeof FEE_INVOICE_FIELDS;
 
-/**
- * What an invoice of a fee is planned at: the whole fee for a whole year (semester 0), else its semester's half
- * as `invoicesToPlan` and the switch to semester payment split it (`splitInSemesters`: the first takes the odd cent).
- */
-export function plannedShare(fee: string, semester: number): string {
-  return semester === 0 ? fromCents(toCents(fee)) : splitInSemesters(fee)[semester === 1 ? 0 : 1];
-}
+/** A money value of a change (a number from the row or the input) as NUMERIC text. */
+export const moneyText = (value: unknown): string => Number(value).toFixed(2);
 
-/** A changed amount (NUMERIC text) or date of a fee or milestone. */
+/** A changed amount (NUMERIC text) or date of a fee, milestone or university. */
 export interface ValueChange<T = string> {
   old: T;
   new: T;

@@ -182,9 +182,22 @@ export async function mailLinks(db: DbOrTx, resource: string | null, recordId: n
   }
 }
 
+/** The records a mail can be about, for Resend's check that the record is still there. */
+const MAIL_RECORDS = {
+  contract: { table: contracts, what: 'a contract' },
+  invoice: { table: invoices, what: 'an invoice' },
+  invoice_payment: { table: invoicePayments, what: 'a payment' },
+} as const;
+
 /** Puts a failed or unknown mail back in the queue, by hand (the Resend action); refused while it could not go. */
 export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<void> {
   await requireMailSettings(tx);
+  const [mail] = await tx.select({ resource: outbox.resource, recordId: outbox.record_id }).from(outbox).where(eq(outbox.id, id));
+  if (mail?.resource && mail.recordId !== null && Object.hasOwn(MAIL_RECORDS, mail.resource)) {
+    const { table, what } = MAIL_RECORDS[mail.resource as keyof typeof MAIL_RECORDS];
+    const [still] = await tx.select({ id: table.id }).from(table).where(eq(table.id, mail.recordId));
+    if (!still) throw new AppError('CONFLICT', `This e-mail is about ${what} that was deleted: it is not sent again`);
+  }
   await tx
     .update(outbox)
     .set({ status: 'queued', attempts: 0, sending_since: null, edit_user: actor.user.id, edit_timestamp: sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')` })

@@ -1,13 +1,15 @@
-import { and, eq, inArray, isNull, like, not, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like, not, or, sql, type SQL } from 'drizzle-orm';
 import {
   addMonths,
   AppError,
   DOCUMENT_TYPE_PARTICIPATION_FEE,
   formatMoney,
   fromCents,
+  plannedShare,
   referenceOf,
   SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
   SCHOLARSHIP_PAYMENT_TYPE_MILESTONE,
+  SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
   scholarshipPaymentResource,
   scholarshipPaymentsToPlan,
   toCents,
@@ -50,7 +52,7 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
   // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg
   // deprecates queuing them on one client, and pg 9 refuses it).
-  // FOR SHARE until this planning commits: a change of a milestone or of the allowance waits for it and then
+  // FOR SHARE until this planning commits: a change of a milestone, the allowance or a university's payment amount waits for it and then
   // re-prices what it planned (decision 038), or this planning waits for the change and plans at the new value.
   const ms = await tx
     .select({ id: milestones.id, year: milestones.year, milestone_date: milestones.milestone_date, milestone_amount: milestones.milestone_amount })
@@ -65,7 +67,8 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   const unis = await tx
     .select({ id: universities.id, payment_amount: universities.payment_amount })
     .from(universities)
-    .where(inArray(universities.id, [contract.y1_university_id, contract.y2_university_id ?? contract.y1_university_id]));
+    .where(inArray(universities.id, [contract.y1_university_id, contract.y2_university_id ?? contract.y1_university_id]))
+    .for('share');
   const drafts = scholarshipPaymentsToPlan({
     contract,
     milestones: ms,
@@ -99,18 +102,28 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   return { message: `Planned ${inserted.length} scholarship payment(s) over ${formatMoney(fromCents(totalCents))}.${byHand}`, amount: totalCents / 100 };
 }
 
-/** Where planned scholarship payments come from, besides the university fees (decision 038). */
+/** Where planned scholarship payments come from (decision 038; a university's payment amount: decision 043). */
 export type PaymentSource =
   | { kind: 'allowance'; cohort: { intake: number; scholarship_id: number } }
-  | { kind: 'milestone'; id: number; year: number };
+  | { kind: 'milestone'; id: number; year: number }
+  | { kind: 'university'; id: number };
+
+/** Some of the rows in reach (`where`, all when absent): those at `atOld` get `set`. */
+interface Share {
+  where?: SQL;
+  atOld: SQL;
+  set: Record<string, unknown>;
+}
 
 /**
- * The monthly allowance of a student fee or a milestone changed (decision 038), in the transaction of the change:
- * the planned payments made from it (`plan_key` `A{month}` of the fee's cohort, or `M{milestone id}`) that still
- * carry exactly its old amount get the new one; of a milestone, those still planned on the day its old date gave
- * (the date, or the contract's start plus the years before it) move to the day the new one gives. Each row touched
- * gets one event in its contract's history. A row at another amount or day was changed by hand and is left; a
- * numbered (scheduled) one is never touched. The planning that reads the source holds it FOR SHARE.
+ * The monthly allowance of a student fee, a milestone or a university's payment amount changed (decisions 038,
+ * 043), in the transaction of the change: the planned payments made from it (`plan_key` `A{month}` of the fee's
+ * cohort, `M{milestone id}`, or `U{invoice id}` paid to the university) that still carry exactly what the old amount
+ * gave — a university fee of a semester invoice is its half — get what the new one gives; of a milestone, those
+ * still planned on the day its old date gave (the date, or the contract's start plus the years before it) move to
+ * the day the new one gives. Each row touched gets one event in its contract's history. A row at another amount or
+ * day was changed by hand and is left; a numbered (scheduled) one is never touched. The planning that reads the
+ * source holds it FOR SHARE.
  */
 export async function reachPlannedPayments(
   tx: Tx,
@@ -129,7 +142,9 @@ export async function reachPlannedPayments(
           eq(contracts.intake, source.cohort.intake),
           eq(contracts.scholarship_id, source.cohort.scholarship_id),
         )!
-      : and(eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_MILESTONE), eq(sp.plan_key, `M${source.id}`))!;
+      : source.kind === 'milestone'
+        ? and(eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_MILESTONE), eq(sp.plan_key, `M${source.id}`))!
+        : and(eq(sp.scholarship_payment_type_id, SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE), like(sp.plan_key, 'U%'), eq(sp.university_id, source.id))!;
   const touched = new Map<number, { contract_id: number; student_id: number; application_number: string; period: string | null; changes: FieldChanges }>();
   const returned = {
     id: sp.id,
@@ -146,8 +161,12 @@ export async function reachPlannedPayments(
     entry.changes[field] = { old, new: now };
     touched.set(id, entry);
   };
-  /** Counts before the change (afterwards the rows touched no longer carry the old value), then the change. */
-  const reach = async (atOld: SQL, set: Record<string, unknown>) => {
+  /**
+   * Counts before the change (afterwards the rows touched no longer carry the old value), then changes each share
+   * (`changed` false: counted, nothing to change). Answers the rows changed with the share they were in.
+   */
+  const reach = async (shares: (Share & { changed: boolean })[]) => {
+    const atOld = or(...shares.map((s) => and(s.where, s.atOld)))!;
     const [counts] = await tx
       .select({
         byHand: sql<number>`(count(*) filter (where ${sp.number} is null and not (${atOld})))::int`,
@@ -156,23 +175,34 @@ export async function reachPlannedPayments(
       .from(sp)
       .innerJoin(contracts, eq(contracts.id, sp.contract_id))
       .where(scope);
-    const rows = await tx
-      .update(sp)
-      .set({ ...set, edit_user: actor.user.id, edit_timestamp: nextEditStamp(sp.edit_timestamp) })
-      .from(contracts)
-      .where(and(eq(contracts.id, sp.contract_id), scope, isNull(sp.number), atOld))
-      .returning(returned);
+    const update = (share: Share) =>
+      tx
+        .update(sp)
+        .set({ ...share.set, edit_user: actor.user.id, edit_timestamp: nextEditStamp(sp.edit_timestamp) })
+        .from(contracts)
+        .where(and(eq(contracts.id, sp.contract_id), scope, isNull(sp.number), share.where, share.atOld))
+        .returning(returned);
+    const rows: (Awaited<ReturnType<typeof update>>[number] & { share: number })[] = [];
+    for (const [i, share] of shares.entries()) if (share.changed) rows.push(...(await update(share)).map((r) => ({ ...r, share: i })));
     return { rows, counts: { byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 } };
   };
 
   const outcome: { amount?: RepriceOutcome; date?: RepriceOutcome } = {};
-  if (change.amount) {
-    const [old, now] = [fromCents(toCents(change.amount.old)), fromCents(toCents(change.amount.new))];
-    if (old !== now) {
-      const { rows, counts } = await reach(sql`${sp.amount} = ${old}`, { amount: now });
-      for (const row of rows) touch(row, 'amount', Number(old), Number(now));
-      outcome.amount = { repriced: rows.length, ...counts };
-    }
+  if (change.amount && toCents(change.amount.old) !== toCents(change.amount.new)) {
+    // A university fee settles a fee invoice, whole or of a semester (scholarshipPaymentsToPlan): each at its share.
+    const semesterOf = sql`(select ${invoices.semester} from ${invoices} where ${invoices.id} = ${sp.linked_invoice_id})`;
+    const semesters = source.kind === 'university' ? [0, 1, 2] : [0];
+    const amounts = semesters.map((semester) => ({ semester, old: plannedShare(change.amount!.old, semester), new: plannedShare(change.amount!.new, semester) }));
+    const { rows, counts } = await reach(
+      amounts.map((a) => ({
+        where: source.kind === 'university' ? sql`${semesterOf} = ${a.semester}` : undefined,
+        atOld: sql`${sp.amount} = ${a.old}`,
+        set: { amount: a.new },
+        changed: a.old !== a.new,
+      })),
+    );
+    for (const row of rows) touch(row, 'amount', Number(amounts[row.share]!.old), Number(amounts[row.share]!.new));
+    outcome.amount = { repriced: rows.length, ...counts };
   }
   if (change.date && source.kind === 'milestone' && change.date.old !== change.date.new) {
     // A milestone without a date is paid on the contract's start plus the years before it (scholarshipPaymentsToPlan:
@@ -180,7 +210,7 @@ export async function reachPlannedPayments(
     const years = source.year - 1;
     const dayOf = (day: string | null): SQL => (day === null ? sql`(${contracts.start_date} + make_interval(years => ${years}))::date` : sql`${day}::date`);
     const { old } = change.date;
-    const { rows, counts } = await reach(sql`${sp.planned_date} = ${dayOf(old)}`, { planned_date: dayOf(change.date.new) });
+    const { rows, counts } = await reach([{ atOld: sql`${sp.planned_date} = ${dayOf(old)}`, set: { planned_date: dayOf(change.date.new) }, changed: true }]);
     for (const row of rows) touch(row, 'planned_date', old ?? addMonths(row.start_date, 12 * years), row.planned_date);
     outcome.date = { repriced: rows.length, ...counts };
   }

@@ -452,6 +452,45 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect(events.body.data[0]).toMatchObject({ contract_id: contract.id, student_id: student.id, usr_id: user.id });
   });
 
+  it('a confirmation still waiting when its payment is deleted is withdrawn, never sent, and Resend refuses it (409)', async () => {
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const { contract, student } = await contractWithStudent();
+    const inv = await numbered(contract.id, '500.00');
+    const [first, second, wrong] = [await pay(inv.id, 10), await pay(inv.id, 20), await pay(inv.id, 30)];
+    await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
+    // Both workers hold a mail at the server, so the third payment's confirmation waits in the outbox.
+    const releases: (() => void)[] = [];
+    const holding = [0, 1].map(() => {
+      let held!: () => void;
+      const holds = new Promise<void>((r) => (held = r));
+      smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => releases.push(r)) });
+      return holds;
+    });
+    for (const row of [first, second]) expect((await api('post', `/invoice_payments/${row.id}/send_email`).send({})).status).toBe(200);
+    await Promise.all(holding);
+    expect((await api('post', `/invoice_payments/${wrong.id}/send_email`).send({})).status).toBe(200);
+    const [waiting] = await t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, wrong.id)));
+    expect(waiting).toMatchObject({ status: 'queued', sending_since: null });
+
+    const deleted = await api('delete', `/invoice_payments/${wrong.id}`).set('If-Match', wrong.edit_timestamp);
+    expect(deleted.status, deleted.text).toBe(204);
+    const [withdrawn] = await t.db.select().from(outbox).where(eq(outbox.id, waiting!.id));
+    expect(withdrawn).toMatchObject({ status: 'failed', last_reply: `Not sent: Invoice Payment "${wrong.number}" was deleted before the mail went` });
+    const events = await t.db.select().from(logEvents).where(and(eq(logEvents.resource, 'invoice_payment'), eq(logEvents.record_id, wrong.id), eq(logEvents.eventtype_id, EVENT_TYPE_IDS.emailFailed)));
+    expect(events.map((e) => [e.le_message, e.contract_id, e.student_id])).toEqual([
+      [`E-mail "${waiting!.subject}" to ${student.email_address} withdrawn: not sent, the Invoice Payment was deleted`, contract.id, student.id],
+    ]);
+    const resend = await api('post', `/outbox/${waiting!.id}/resend`, admin.token).send({});
+    expect([resend.status, resend.body.message]).toEqual([409, 'This e-mail is about a payment that was deleted: it is not sent again']);
+
+    for (const release of releases) release();
+    const mailsOf = (id: number) => t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, id)));
+    for (const row of [first, second]) await waitFor('sent', () => mailsOf(row.id), (rows) => rows[0]?.status === 'sent');
+    await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
+    expect(smtp.received.filter((m) => m.subject?.includes(wrong.number))).toEqual([]);
+    expect((await mailsOf(wrong.id))[0]).toMatchObject({ status: 'failed', attempts: 0 });
+  });
+
   it('refuses every write to a reader with 403 and changes nothing', async () => {
     const { contract } = await contractWithStudent();
     const inv = await numbered(contract.id, '100.00');

@@ -5,11 +5,10 @@ import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, reachingPlannedRows } from '../../lib/invoicing/plan.js';
+import { describeRepricing, moneyText, reachingPlannedRows } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
-/** A money value of a change (a number from the row or the input) as NUMERIC text; a date as text or null. */
-const moneyText = (value: unknown): string => Number(value).toFixed(2);
+/** A date of a change as text or null. */
 const dayText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /**

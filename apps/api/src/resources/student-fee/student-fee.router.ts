@@ -5,11 +5,8 @@ import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, FEE_INVOICE_FIELDS, reachingPlannedRows, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
+import { describeRepricing, FEE_INVOICE_FIELDS, moneyText, reachingPlannedRows, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
-
-/** A money value of a change (a number from the row or the input) as NUMERIC text. */
-const moneyText = (value: unknown): string => Number(value).toFixed(2);
 
 /**
  * A changed amount reaches what was planned from it (decision 038): the planned invoices of each changed fee and

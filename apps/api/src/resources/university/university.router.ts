@@ -1,10 +1,29 @@
-import { ilike, or, sql } from 'drizzle-orm';
-import { universityResource } from '@app/contracts';
-import { universities } from '@app/db';
+import { eq, ilike, or, sql } from 'drizzle-orm';
+import { referenceOf, universityResource, type FieldChanges } from '@app/contracts';
+import { universities, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
-import { createCrudService, likePattern, moneyValue } from '../../lib/crud/crud-service.js';
+import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
+import { describeChanges } from '../../lib/events/record.js';
+import { describeRepricing, moneyText, reachingPlannedRows } from '../../lib/invoicing/plan.js';
+import { reachPlannedPayments } from '../../lib/payments/plan.js';
+
+/**
+ * A changed payment amount reaches the planned university fees paid to the university (decision 043), in the
+ * change's transaction. Answers the line the university's update event adds, or undefined when it did not change.
+ */
+async function reachPlannedFees(tx: Tx, actor: Actor, id: number, changed: FieldChanges): Promise<string | undefined> {
+  const amount = changed.payment_amount;
+  if (!amount) return undefined;
+  const [university] = await tx.select({ name: universities.name, shortname: universities.shortname }).from(universities).where(eq(universities.id, id));
+  if (!university) return undefined;
+  const cause = `${universityResource.title} "${referenceOf(universityResource, university)}" changed ${describeChanges({ payment_amount: amount })}`;
+  const change = { old: moneyText(amount.old), new: moneyText(amount.new) };
+  const outcome = await reachPlannedPayments(tx, actor, { kind: 'university', id }, { amount: change }, cause);
+  if (!outcome.amount) return undefined;
+  return describeRepricing(outcome.amount, { planned: 'planned university fee', numbered: 'scheduled at the old amount left as they are', nowZero: Number(change.new) === 0 });
+}
 
 export function universityModule(ctx: AppContext): ResourceModule {
   const u = universities;
@@ -29,6 +48,7 @@ export function universityModule(ctx: AppContext): ResourceModule {
       universities_shortname_unique: { field: 'shortname', label: 'Short Name' },
       universities_shortname_lower_idx: { field: 'shortname', label: 'Short Name' },
     },
+    hooks: reachingPlannedRows(universityResource.title, reachPlannedFees),
   });
   return defineModule(ctx, service);
 }
