@@ -91,7 +91,7 @@ async function createRun(
     userId: actor.user.id,
     message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${what} (run ${runId})`,
   });
-  // A preview is worked by one job, in row order: the numbers its rows show follow each other (previewNumbering).
+  // A preview is worked by one job, in row order: its rows see what the rows before them did (withPreviewMemory).
   await enqueueRun(tx, runId, spec.dryRun ? 1 : ids.length - (spec.refused?.size ?? 0));
   return runId;
 }

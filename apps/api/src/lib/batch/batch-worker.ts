@@ -11,7 +11,7 @@ import type { ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
 import { enqueueRun, type ImportRunInput } from './batch-service.js';
 import type { ImportRow } from '../actions/types.js';
-import { previewNumbering } from '../numbering.js';
+import { withPreviewMemory } from '../preview-memory.js';
 
 /** The row of an import run that a batch row stands for (its record id is the row's index). */
 function importRowOf(run: RunRecord, index: number): ImportRow {
@@ -75,11 +75,12 @@ export interface BatchWorkerOptions {
 type RunRecord = typeof batchRuns.$inferSelect;
 
 /**
- * The numbers each running preview's rows took so far, per kind and year (`previewNumbering`): a preview is worked
- * by one job, in row order, so its later rows show the numbers after its earlier rows'. Dropped when it finishes.
+ * What each running preview's rows did so far (`withPreviewMemory`: the numbers they took, the students they
+ * created): a preview is worked by one job, in row order, so its later rows see what its earlier rows did. Dropped
+ * when it finishes.
  */
-const previewNumbers = new Map<number, Map<string, number>>();
-const previewNumbersOf = (runId: number) => previewNumbers.get(runId) ?? previewNumbers.set(runId, new Map()).get(runId)!;
+const previewMemories = new Map<number, Map<string, unknown>>();
+const previewMemoryOf = (runId: number) => previewMemories.get(runId) ?? previewMemories.set(runId, new Map()).get(runId)!;
 
 /**
  * Takes the next pending row of a run and does it, in one transaction with its outcome: either the row's work
@@ -114,7 +115,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
                 actor,
                 version: row.version ?? undefined,
               });
-        const outcome = run.dry_run ? await previewNumbering(previewNumbersOf(run.id), doRow) : await doRow();
+        const outcome = run.dry_run ? await withPreviewMemory(previewMemoryOf(run.id), doRow) : await doRow();
         message = outcome.message ?? 'Done';
         amount = outcome.amount === undefined ? null : String(outcome.amount);
         group = outcome.group ?? null;
@@ -184,7 +185,7 @@ async function finishIfDone(ctx: AppContext, run: RunRecord, importing: boolean)
       )
       .returning({ id: batchRuns.id });
     if (!finished) return;
-    previewNumbers.delete(run.id);
+    previewMemories.delete(run.id);
     const counts = await tx
       .select({ status: batchRunRows.status, n: sql<number>`count(*)::int` })
       .from(batchRunRows)

@@ -32,6 +32,7 @@ import { actorOf } from '../../lib/crud/crud-router.js';
 import type { Actor, CrudService, Row } from '../../lib/crud/crud-service.js';
 import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { parseInput } from '../../lib/errors.js';
+import { earlierRows, leaveForLaterRows } from '../../lib/preview-memory.js';
 import { describeChanges, recordEvent } from '../../lib/events/record.js';
 import { sanitizeFilename } from '../../lib/files/filename.js';
 import { ignoredColumnsNote, readSheet, refuseRepeats } from '../../lib/imports/sheet.js';
@@ -175,6 +176,28 @@ async function updateThrough(tx: Tx, service: CrudService, id: number, values: R
   return Object.keys(changed);
 }
 
+/** The keys a student is found again by in an import: the e-mail address, and name with birth date. */
+const studentKeys = (s: Row) => ({
+  email: `import-student:email:${String(s.email_address).toLowerCase()}`,
+  person: `import-student:person:${String(s.first_name).toLowerCase()}|${String(s.last_name).toLowerCase()}|${String(s.birth_date)}`,
+});
+
+/** In a preview (decision 044), the student an earlier row of the file created, found by e-mail or else by name and birth date. */
+function earlierStudentOf(s: Row): { values: Row; byEmail: boolean } | undefined {
+  const keys = studentKeys(s);
+  const byEmail = earlierRows<Row>(keys.email);
+  if (byEmail) return { values: byEmail, byEmail: true };
+  const byPerson = earlierRows<Row>(keys.person);
+  return byPerson ? { values: byPerson, byEmail: false } : undefined;
+}
+
+/** In a preview, leaves the student a row created for the file's later rows to find. */
+function leaveStudentForLaterRows(s: Row): void {
+  const keys = studentKeys(s);
+  leaveForLaterRows<Row>(keys.email, () => s);
+  leaveForLaterRows<Row>(keys.person, () => s);
+}
+
 /** One row of the contract import: the student found or created, the contract found by its application ID or created. */
 async function importContractRow(
   tx: Tx,
@@ -231,6 +254,7 @@ async function importContractRow(
   const what = 'Contract import';
 
   let studentId = found[0]?.student_id;
+  let earlier: ReturnType<typeof earlierStudentOf>;
   if (studentId === undefined) {
     const byEmail = sql`lower(${students.email_address}) = lower(${String(s.email_address)})`;
     const [byKey] = await tx
@@ -241,12 +265,15 @@ async function importContractRow(
       )
       .orderBy(sql`${byEmail} desc`, students.id)
       .limit(1);
+    // In a preview, the student an earlier row of the file created (rolled back) is found as the run will find it.
+    earlier = byKey ? undefined : earlierStudentOf(s);
+    const owner = byKey?.by_email ? byKey : earlier?.byEmail ? earlier.values : undefined;
     // An e-mail address shared in a family must not make a sibling's row rewrite another student's name and bank
     // data: found by e-mail, the student must have the row's birth date too.
-    if (byKey?.by_email && byKey.birth_date !== s.birth_date) {
+    if (owner && owner.birth_date !== s.birth_date) {
       throw new AppError(
         'CONFLICT',
-        `E-mail: ${String(s.email_address)} belongs to ${byKey.first_name} ${byKey.last_name}, born ${formatDate(byKey.birth_date)}, not to ${String(s.first_name)} ${String(s.last_name)}, born ${formatDate(String(s.birth_date))}: give each student their own e-mail address`,
+        `E-mail: ${String(s.email_address)} belongs to ${String(owner.first_name)} ${String(owner.last_name)}, born ${formatDate(String(owner.birth_date))}, not to ${String(s.first_name)} ${String(s.last_name)}, born ${formatDate(String(s.birth_date))}: give each student their own e-mail address`,
       );
     }
     studentId = byKey?.id;
@@ -273,7 +300,13 @@ async function importContractRow(
   let studentChanged: string[] = [];
   if (studentId === undefined) {
     studentId = (await studentService.create(s, actor, { tx })).id;
-    studentCreated = true;
+    if (earlier) {
+      // The run updates the student the earlier row created with what differs in this row.
+      studentChanged = Object.keys(s).filter((field) => JSON.stringify(s[field]) !== JSON.stringify(earlier.values[field]));
+    } else {
+      studentCreated = true;
+      leaveStudentForLaterRows(s);
+    }
   } else {
     studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what, found[0]?.id);
   }
