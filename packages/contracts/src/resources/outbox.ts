@@ -22,6 +22,8 @@ export const OutboxSchema = z.object({
   last_reply: z.string().nullable(),
   resource: z.string().nullable(),
   record_id: z.number().int().nullable(),
+  /** The contract of the record: the contract itself, or the contract of the invoice or payment (decision 045). */
+  contract_id: z.number().int().nullable(),
   attachment_names: z.string().nullable(),
   created_user: z.number().int().nullable(),
   created_user_name: z.string().nullable(),
@@ -37,6 +39,8 @@ export const OutboxFilterSchema = z.object({
   /** The mails of one record: its resource key and id (`contract`, 12). */
   resource: text('resource').trim().min(1).max(50, 'resource must be a resource key').optional(),
   record_id: positiveId('record_id').optional(),
+  /** Every mail about a contract and its invoices and payments. */
+  contract_id: positiveId('contract_id').optional(),
 });
 
 const NoInput = z.object({}).strict();

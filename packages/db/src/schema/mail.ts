@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, smallint, text, unique, varchar } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
 import { timestamptz } from './columns.js';
+import { contracts } from './contract.js';
 import { storedFiles } from './stored-file.js';
 
 /**
@@ -52,6 +53,11 @@ export const outbox = pgTable(
     /** The record the mail concerns (`contract` 12), for the overview's filter and the record's screen. */
     resource: varchar('resource', { length: 50 }),
     record_id: integer('record_id'),
+    /**
+     * The contract of that record (the contract itself, or the contract of the invoice or payment): a contract's
+     * E-mails tab lists every mail about it and its documents (decision 045). Kept when the contract is deleted.
+     */
+    contract_id: integer('contract_id').references(() => contracts.id, { onDelete: 'set null' }),
     /** What to set when the server accepts the message: `[{target, id}]`, targets from a fixed allow-list. */
     on_accepted: jsonb('on_accepted'),
     /** Set while a delivery is under way: found set by a later job, the earlier one died mid-send (unknown). */
@@ -67,6 +73,7 @@ export const outbox = pgTable(
     index('outbox_created_idx').on(t.created_timestamp.desc(), t.id.desc()),
     index('outbox_status_idx').on(t.status),
     index('outbox_record_idx').on(t.resource, t.record_id),
+    index('outbox_contract_idx').on(t.contract_id, t.created_timestamp.desc(), t.id.desc()),
     index('outbox_recipient_idx').on(t.recipient),
   ],
 );

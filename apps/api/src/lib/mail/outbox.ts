@@ -110,6 +110,7 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
       html_body: mail.html ?? null,
       resource: mail.concerns?.resource ?? null,
       record_id: mail.concerns?.id ?? null,
+      contract_id: links.contractId ?? null,
       on_accepted: mail.onAccepted && mail.onAccepted.length > 0 ? mail.onAccepted.map((o) => ({ target: o.target, id: o.id })) : null,
       message_id: messageIdFor(settings.from_email_address),
       created_user: userId,
@@ -148,11 +149,6 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
  */
 export async function addMailJob(tx: DbOrTx, outboxId: number, runAt?: Date): Promise<void> {
   await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt });
-}
-
-/** The event log's contract link of a mail about a contract (what a row of the Outbox says without a query). */
-export function eventLinks(resource: string | null, recordId: number | null): { contractId?: number } {
-  return resource === 'contract' && recordId !== null ? { contractId: recordId } : {};
 }
 
 /** The contract and student of the record a mail concerns (a contract, an invoice or credit note, a payment). */

@@ -491,6 +491,30 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect((await mailsOf(wrong.id))[0]).toMatchObject({ status: 'failed', attempts: 0 });
   });
 
+  it("a contract's mails are found by the contract: about it, its invoice and its payment (decision 045), and only those", async () => {
+    const admin = await userWithToken(t.app, t.db, 'Administrator');
+    const { contract } = await contractWithStudent();
+    const other = await contractWithStudent();
+    // Numbered through Create PDF, so that the invoice has the PDF its mail attaches.
+    const inv = await numbered(contract.id, '500.00', { number: null, invoice_date: null, expiration_date: null, document_reference: `MAILS-${contract.id}` });
+    const created = await api('post', `/invoices/${inv.id}/create_pdf`).send({});
+    expect(created.status, created.text).toBe(200);
+    const row = await pay(inv.id, 50);
+    const otherRow = await pay((await numbered(other.contract.id, '500.00')).id, 20);
+    for (const path of [`/invoice_payments/${row.id}/send_email`, `/invoices/${inv.id}/send_email`, `/contracts/${contract.id}/send_bankinfo_request`, `/invoice_payments/${otherRow.id}/send_email`]) {
+      const res = await api('post', path).send({});
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+    }
+    const res = await api('get', `/outbox?contract_id=${contract.id}&sort=created_timestamp|asc`, admin.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((m: { resource: string; record_id: number; contract_id: number }) => [m.resource, m.record_id, m.contract_id])).toEqual([
+      ['invoice_payment', row.id, contract.id],
+      ['invoice', inv.id, contract.id],
+      ['contract', contract.id, contract.id],
+    ]);
+    expect((await api('get', '/outbox?contract_id=0', admin.token)).body.errors).toHaveProperty('contract_id');
+  });
+
   it('refuses every write to a reader with 403 and changes nothing', async () => {
     const { contract } = await contractWithStudent();
     const inv = await numbered(contract.id, '100.00');

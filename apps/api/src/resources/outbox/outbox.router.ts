@@ -6,7 +6,7 @@ import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern } from '../../lib/crud/crud-service.js';
 import { emailConfigRouter } from '../../lib/mail/email-config.router.js';
-import { eventLinks, requeueMail } from '../../lib/mail/outbox.js';
+import { requeueMail } from '../../lib/mail/outbox.js';
 
 const o = outbox;
 const attachmentNames = sql<string | null>`(select string_agg(${storedFiles.filename}, ', ' order by ${outboxAttachments.position}) from ${outboxAttachments} join ${storedFiles} on ${storedFiles.id} = ${outboxAttachments.file_id} where ${outboxAttachments.outbox_id} = ${o.id})`;
@@ -31,6 +31,7 @@ export function outboxModule(ctx: AppContext): ResourceModule {
       last_reply: o.last_reply,
       resource: o.resource,
       record_id: o.record_id,
+      contract_id: o.contract_id,
       attachment_names: attachmentNames,
       created_user: o.created_user,
       created_user_name: users.usr_name,
@@ -46,8 +47,10 @@ export function outboxModule(ctx: AppContext): ResourceModule {
       recipient: (v) => ilike(o.recipient, likePattern(String(v))),
       resource: (v) => eq(o.resource, String(v)),
       record_id: (v) => eq(o.record_id, Number(v)),
+      contract_id: (v) => eq(o.contract_id, Number(v)),
     },
-    eventLinks: (row) => eventLinks((row.resource as string | null) ?? null, (row.record_id as number | null) ?? null),
+    // The Resend of a mail about a contract, invoice or payment shows in that contract's history.
+    eventLinks: (row) => (row.contract_id === null ? {} : { contractId: row.contract_id as number }),
   });
   return defineModule(
     ctx,

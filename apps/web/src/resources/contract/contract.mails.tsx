@@ -28,9 +28,12 @@ const FOLLOW_ROUNDS = 60;
 
 type Mails = Paged<OutboxMail>;
 
-/** The one query of a contract's mails: the E-mails tab lists it, and a mail action follows it. */
+/**
+ * The one query of a contract's mails — about the contract and about its invoices and payments (decision 045): the
+ * E-mails tab lists it, and a mail action follows it.
+ */
 function mailsQuery(contractId: number) {
-  const params = { resource: 'contract', record_id: contractId, sort: 'created_timestamp|desc', per_page: SHOWN };
+  const params = { contract_id: contractId, sort: 'created_timestamp|desc', per_page: SHOWN };
   return {
     queryKey: queryKeys.recordMails('contract', contractId),
     queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Mails>(`/${outboxResource.apiPath}`, { query: params, signal }),

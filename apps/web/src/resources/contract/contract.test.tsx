@@ -600,7 +600,7 @@ describe('contract screen', () => {
 });
 
 describe('contract mails', () => {
-  const outboxRow = (id: number, status: string) => ({
+  const outboxRow = (id: number, status: string, about: Record<string, unknown> = {}) => ({
     id,
     recipient: 'jose.mueller@example.org',
     recipient_name: 'José Müller',
@@ -612,6 +612,8 @@ describe('contract mails', () => {
     last_reply: null,
     resource: 'contract',
     record_id: 1,
+    contract_id: 1,
+    ...about,
     attachment_names: null,
     created_user: 1,
     created_user_name: 'Ada Admin',
@@ -679,8 +681,9 @@ describe('contract mails', () => {
     await waitFor(() => expect(api.last('POST /contracts/1/request_refund_info')?.body).toEqual({ amount: 150.5, reason: 'Semester cancelled' }));
   });
 
-  it("an Administrator sees the contract's mails in the E-mails tab: recipient, subject, status and time", async () => {
-    const api = contractApi({ 'GET /outbox': page([outboxRow(2, 'failed'), outboxRow(1, 'sent')]) });
+  it("an Administrator sees the contract's mails in the E-mails tab, its invoices' too: recipient, subject, status and time", async () => {
+    const invoiceMail = outboxRow(4, 'sent', { resource: 'invoice', record_id: 7, subject: 'Invoice 2024-00001' });
+    const api = contractApi({ 'GET /outbox': page([invoiceMail, outboxRow(2, 'failed'), outboxRow(1, 'sent')]) });
     const { user } = await openContract(1, api);
     expect(api.sent('GET /outbox')).toHaveLength(0);
     await user.click(screen.getByRole('tab', { name: 'E-mails' }));
@@ -688,11 +691,13 @@ describe('contract mails', () => {
     expect(await within(table).findByText('Your bank details for contract A000001 (2)')).toBeInTheDocument();
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+      ['José Müller <jose.mueller@example.org>', 'Invoice 2024-00001', 'Sent', '01-06-2024 11:00'],
       ['José Müller <jose.mueller@example.org>', 'Your bank details for contract A000001 (2)', 'Failed', '01-05-2024 12:00'],
       ['José Müller <jose.mueller@example.org>', 'Your bank details for contract A000001 (1)', 'Sent', '01-06-2024 11:00'],
     ]);
-    expect(within(rows[0]!).getByRole('link')).toHaveAttribute('href', '/outbox/2');
-    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ resource: 'contract', record_id: '1' });
+    expect(within(rows[1]!).getByRole('link')).toHaveAttribute('href', '/outbox/2');
+    // The contract's mails by the contract they concern (decision 045), not only those about the contract record.
+    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toEqual({ contract_id: '1', sort: 'created_timestamp|desc', per_page: '50' });
   });
 
   it('follows a queued mail until it is sent, then reads the contract again for its timestamps', async () => {
@@ -721,7 +726,7 @@ describe('contract mails', () => {
     const info = screen.getByRole('region', { name: 'Contract information' });
     expect(await within(info).findByText('01-06-2024 11:00')).toBeInTheDocument();
     expect(api.sent('GET /contracts/1')).toHaveLength(reads + 1);
-    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ resource: 'contract', record_id: '1' });
+    expect(Object.fromEntries(api.last('GET /outbox')!.query)).toMatchObject({ contract_id: '1' });
   });
 
   it('for a User, who may not read the outbox, reads the contract again after a mail action until its timestamps move', async () => {

@@ -2,10 +2,11 @@ import { OUTBOX_STATUSES, OUTBOX_STATUS_LABELS, outboxResource } from '@app/cont
 import { defineFilters } from '../../machinery/fields/types';
 import { MAIL_CONCERNS } from './outbox.concerns';
 
-/** The Outbox's advanced filters (issue 12): status, recipient, and the record a mail concerns. */
+/** The Outbox's advanced filters (issue 12): status, recipient, the contract (its own mails and its documents'), and the record a mail concerns. */
 export const outboxFilters = defineFilters(outboxResource, [
   { name: 'status', label: 'Status', kind: 'select', options: OUTBOX_STATUSES.map((s) => ({ value: s, label: OUTBOX_STATUS_LABELS[s] })) },
   { name: 'recipient', label: 'Recipient', kind: 'text' },
+  { name: 'contract_id', label: 'Contract', kind: 'select', choices: 'contracts' },
   {
     name: 'resource',
     label: 'Concerns',

@@ -17,6 +17,7 @@ function mail(id: number, status: string, overrides: Partial<Row> = {}): Row {
     last_reply: status === 'unknown' ? 'Connection lost after the message was sent, before the server answered' : '250 OK',
     resource: 'contract',
     record_id: 12,
+    contract_id: 12,
     attachment_names: null,
     created_user: 1,
     created_user_name: 'Ada Lovelace',
