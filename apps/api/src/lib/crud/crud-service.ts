@@ -1114,7 +1114,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
           await hooks.beforeDelete?.(tx, row, actor);
           await tx.delete(table).where(eq(table.id, id));
           await recordEvent(tx, { ...event('delete', row, actor.user), message: `Deleted ${resource.title} ${reference(row)}`, changes: deletedValues(row) });
-          for (const mail of await withdrawMailsOf(tx, resource.key, id, `${resource.title} ${reference(row)}`)) {
+          for (const mail of await withdrawMailsOf(tx, resource.key, id, `${resource.title} ${reference(row)} was deleted before the mail went`)) {
             await recordEvent(tx, { ...event('emailFailed', row, actor.user), message: `E-mail "${mail.subject}" to ${mail.recipient} withdrawn: not sent, the ${resource.title} was deleted` });
           }
           await hooks.afterChange?.(tx, { op: 'delete', id, row }, actor);

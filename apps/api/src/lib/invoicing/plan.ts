@@ -14,10 +14,9 @@ import {
   toCents,
   universityFeePeriod,
   whyContractStopped,
-  type FieldChanges,
 } from '@app/contracts';
 import { contracts, invoices, scholarshipPayments, scholarships, studentFees, type Tx } from '@app/db';
-import { nextEditStamp, type Actor, type CrudHooks } from '../crud/crud-service.js';
+import { nextEditStamp, type Actor } from '../crud/crud-service.js';
 import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
 
 /** What planning did: the action's message, and the total the batch preview adds up. */
@@ -235,30 +234,6 @@ export interface RepriceOutcome {
   byHand: number;
   /** Numbered at what the old value gave: never touched (an invoice is corrected by a credit note). */
   numbered: number;
-}
-
-/**
- * The hooks of the student fees' and milestones' services (decision 038): a change reaches the rows planned from
- * the record in the change's transaction (`reach` answers the line saying what it did, or undefined), and the
- * record's own update event ends with that line (the PUT answers the row only).
- */
-export function reachingPlannedRows(
-  title: string,
-  reach: (tx: Tx, actor: Actor, id: number, changed: FieldChanges) => Promise<string | undefined>,
-): Pick<CrudHooks, 'afterChange' | 'updateEvent'> {
-  /** What each update did, keyed by the update's own `changed` object (the event hook runs after afterChange). */
-  const reached = new WeakMap<FieldChanges, string>();
-  return {
-    afterChange: async (tx, change, actor) => {
-      if (change.op !== 'update') return;
-      const line = await reach(tx, actor, change.id, change.changed);
-      if (line) reached.set(change.changed, line);
-    },
-    updateEvent: (changed, reference) => {
-      const line = reached.get(changed);
-      return line === undefined ? undefined : { type: 'update', message: `Updated ${title} ${reference}: ${describeChanges(changed)}. ${line}` };
-    },
-  };
 }
 
 /**

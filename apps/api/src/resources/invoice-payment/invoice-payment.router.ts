@@ -1,13 +1,25 @@
 import { eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { AppError, COMMISSION_ABOVE_AMOUNT, commissionWithinAmount, formatMoney, invoicePaymentActions, invoicePaymentResource, todayIn } from '@app/contracts';
+import {
+  AppError,
+  COMMISSION_ABOVE_AMOUNT,
+  commissionWithinAmount,
+  formatDateTime,
+  formatMoney,
+  invoicePaymentActions,
+  invoicePaymentResource,
+  todayIn,
+  type FieldChanges,
+} from '@app/contracts';
 import { contracts, invoicePayments, invoices, type Tx } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, moneyValue, sortedBy, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { withUpdateEventLine } from '../../lib/crud/update-event-line.js';
 import { invoiceAmounts } from '../../lib/invoicing/money.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
+import { withdrawMailsOf } from '../../lib/mail/withdraw.js';
 import { nextNumber } from '../../lib/numbering.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, idFound } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
@@ -67,6 +79,29 @@ async function checkPayment(tx: Tx, invoiceId: number, amount: number, alreadyPa
 
 /** The payment's money and date, what its confirmation is about: a change of one makes a stored PDF stale. */
 const confirmedFields = ['amount_paid', 'commission', 'payment_date'] as const;
+
+/**
+ * An edit of what the confirmation shows (amount, commission, payment date), in the edit's transaction (decisions
+ * 036, 046): the payment lets go of its stored PDF, so send_email renders a new one (download_pdf says none exists
+ * yet; the old file stays in stored_files, like one replaced by create_pdf); a confirmation still waiting in the
+ * outbox is withdrawn; and one already sent no longer counts as sent — it told the student the old values — so
+ * "Email Sent" says no until the corrected one goes. Answers the line the edit's event ends with, when a
+ * confirmation was withdrawn or un-counted.
+ */
+async function letGoOfConfirmation(tx: Tx, _actor: Actor, id: number, changed: FieldChanges): Promise<string | undefined> {
+  if (!confirmedFields.some((f) => f in changed)) return undefined;
+  const [before] = await tx.select({ sent: p.payment_confirmation_timestamp }).from(p).where(eq(p.id, id));
+  await tx
+    .update(p)
+    .set({ pdf_file_id: null, pdf_filename: null, pdf_timestamp: null, pdf_user: null, payment_confirmation_timestamp: null, payment_confirmation_user: null })
+    .where(eq(p.id, id));
+  const withdrawn = await withdrawMailsOf(tx, invoicePaymentResource.key, id, 'the payment was edited before the mail went: send the confirmation again');
+  const lines = [
+    ...(before?.sent ? [`The confirmation sent ${formatDateTime(before.sent)} showed the old values: Email Sent cleared until the new one is sent`] : []),
+    ...withdrawn.map((m) => `E-mail "${m.subject}" to ${m.recipient} withdrawn: it showed the old values`),
+  ];
+  return lines.length > 0 ? lines.join('. ') : undefined;
+}
 
 export function invoicePaymentModule(ctx: AppContext): ResourceModule {
   /** A payment is booked when the money has come in: a date after today (office time zone) is a typo. */
@@ -138,14 +173,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
         }
         return rest;
       },
-      // The stored confirmation PDF shows the old amount or date: the payment lets go of it in the edit's
-      // transaction, so send_email renders a new one (and download_pdf says none exists yet). The event records
-      // the edit as made; the old file stays in stored_files, like one replaced by create_pdf.
-      afterChange: async (tx, change) => {
-        if (change.op === 'update' && confirmedFields.some((f) => f in change.changed)) {
-          await tx.update(p).set({ pdf_file_id: null, pdf_filename: null, pdf_timestamp: null, pdf_user: null }).where(eq(p.id, change.id));
-        }
-      },
+      ...withUpdateEventLine(invoicePaymentResource.title, letGoOfConfirmation),
     },
   });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { EVENT_TYPE_IDS, invoicePaymentResource, todayIn } from '@app/contracts';
+import { EVENT_TYPE_IDS, formatDateTime, invoicePaymentResource, todayIn } from '@app/contracts';
 import { invoicePayments, invoices, logEvents, outbox } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
@@ -371,7 +371,7 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect(stamped.pdf_filename).toBe(`Payment_Confirmation_${row.number}.pdf`);
   });
 
-  it('an edit of amount, commission or payment date drops the stored PDF (recorded as the edit): download is a 409 until send_email renders the new one', async () => {
+  it('an edit of amount, commission or payment date drops the stored PDF and the sent confirmation (recorded with the edit): download is a 409 until send_email renders the new one', async () => {
     const { contract } = await contractWithStudent();
     const inv = await numbered(contract.id, '2000.00');
     const row = await pay(inv.id, 100, { payment_date: '2026-03-12' });
@@ -385,13 +385,19 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const download = () => api('post', `/invoice_payments/${row.id}/download_pdf`).send({});
     await createPdf();
     expect(await sendEmail()).toContain('100,00');
-    await waitFor('confirmation stamped', () => payment(row.id), (r) => r.payment_confirmation_timestamp !== null);
+    const stamped = await waitFor('confirmation stamped', () => payment(row.id), (r) => r.payment_confirmation_timestamp !== null);
 
     const edited = await update(row.id, { amount_paid: 123.45 });
     expect(edited.status, edited.text).toBe(200);
-    expect(edited.body).toMatchObject({ amount_paid: 123.45, pdf_filename: null, pdf_timestamp: null });
+    // The confirmation sent told the student 100,00: it no longer counts as sent (decision 046).
+    expect(edited.body).toMatchObject({ amount_paid: 123.45, pdf_filename: null, pdf_timestamp: null, payment_confirmation_timestamp: null, payment_confirmation_user: null });
     const event = await lastEventOf(row.id);
     expect(event!.changes).toEqual({ amount_paid: { old: 100, new: 123.45 } });
+    expect(event!.le_message).toBe(
+      `Updated Invoice Payment "${row.number}": amount_paid 100 → 123.45. The confirmation sent ${formatDateTime(stamped.payment_confirmation_timestamp)} showed the old values: Email Sent cleared until the new one is sent`,
+    );
+    const unsent = await api('get', `/invoice_payments?contract_id=${contract.id}&email_sent=false`);
+    expect(unsent.body.data.map((r: { id: number }) => r.id)).toEqual([row.id]);
     const before = await download();
     expect(before.status).toBe(409);
     expect(before.body.message).toBe('No PDF has been created for this payment yet');
@@ -452,11 +458,11 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect(events.body.data[0]).toMatchObject({ contract_id: contract.id, student_id: student.id, usr_id: user.id });
   });
 
-  it('a confirmation still waiting when its payment is deleted is withdrawn, never sent, and Resend refuses it (409)', async () => {
+  it('a confirmation still waiting when its payment is deleted or edited is withdrawn, never sent, and Resend refuses a deleted one (409)', async () => {
     const admin = await userWithToken(t.app, t.db, 'Administrator');
     const { contract, student } = await contractWithStudent();
     const inv = await numbered(contract.id, '500.00');
-    const [first, second, wrong] = [await pay(inv.id, 10), await pay(inv.id, 20), await pay(inv.id, 30)];
+    const [first, second, wrong, edited] = [await pay(inv.id, 10), await pay(inv.id, 20), await pay(inv.id, 30), await pay(inv.id, 40)];
     await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
     // Both workers hold a mail at the server, so the third payment's confirmation waits in the outbox.
     const releases: (() => void)[] = [];
@@ -468,9 +474,17 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     });
     for (const row of [first, second]) expect((await api('post', `/invoice_payments/${row.id}/send_email`).send({})).status).toBe(200);
     await Promise.all(holding);
-    expect((await api('post', `/invoice_payments/${wrong.id}/send_email`).send({})).status).toBe(200);
+    for (const row of [wrong, edited]) expect((await api('post', `/invoice_payments/${row.id}/send_email`).send({})).status).toBe(200);
     const [waiting] = await t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, wrong.id)));
     expect(waiting).toMatchObject({ status: 'queued', sending_since: null });
+
+    // An edit of what the confirmation shows withdraws it too (decision 046); the edit's event says so.
+    expect((await update(edited.id, { amount_paid: 45 })).status).toBe(200);
+    const [stale] = await t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, edited.id)));
+    expect(stale).toMatchObject({ status: 'failed', last_reply: 'Not sent: the payment was edited before the mail went: send the confirmation again' });
+    expect((await lastEventOf(edited.id))!.le_message).toBe(
+      `Updated Invoice Payment "${edited.number}": amount_paid 40 → 45. E-mail "${stale!.subject}" to ${student.email_address} withdrawn: it showed the old values`,
+    );
 
     const deleted = await api('delete', `/invoice_payments/${wrong.id}`).set('If-Match', wrong.edit_timestamp);
     expect(deleted.status, deleted.text).toBe(204);
@@ -487,7 +501,7 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const mailsOf = (id: number) => t.db.select().from(outbox).where(and(eq(outbox.resource, 'invoice_payment'), eq(outbox.record_id, id)));
     for (const row of [first, second]) await waitFor('sent', () => mailsOf(row.id), (rows) => rows[0]?.status === 'sent');
     await waitFor('no mail waiting', () => t.db.select().from(outbox).where(eq(outbox.status, 'queued')), (rows) => rows.length === 0);
-    expect(smtp.received.filter((m) => m.subject?.includes(wrong.number))).toEqual([]);
+    expect(smtp.received.filter((m) => m.subject?.includes(wrong.number) || m.subject?.includes(edited.number))).toEqual([]);
     expect((await mailsOf(wrong.id))[0]).toMatchObject({ status: 'failed', attempts: 0 });
   });
 

@@ -4,8 +4,9 @@ import { milestones, scholarships, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { withUpdateEventLine } from '../../lib/crud/update-event-line.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, moneyText, reachingPlannedRows } from '../../lib/invoicing/plan.js';
+import { describeRepricing, moneyText } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
 /** A date of a change as text or null. */
@@ -75,7 +76,7 @@ export function milestoneModule(ctx: AppContext): ResourceModule {
       scholarship_id: (v) => eq(m.scholarship_id, Number(v)),
       year: (v) => eq(m.year, Number(v)),
     },
-    hooks: reachingPlannedRows(milestoneResource.title, reachPlannedRows),
+    hooks: withUpdateEventLine(milestoneResource.title, reachPlannedRows),
   });
   return defineModule(ctx, service);
 }

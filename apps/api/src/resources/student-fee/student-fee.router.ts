@@ -4,8 +4,9 @@ import { scholarships, studentFees, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { withUpdateEventLine } from '../../lib/crud/update-event-line.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, FEE_INVOICE_FIELDS, moneyText, reachingPlannedRows, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
+import { describeRepricing, FEE_INVOICE_FIELDS, moneyText, repriceFeeInvoices, type FeeInvoiceField, type RepriceOutcome } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
 /**
@@ -74,7 +75,7 @@ export function studentFeeModule(ctx: AppContext): ResourceModule {
     joins: (q) => q.innerJoin(scholarships, eq(scholarships.id, f.scholarship_id)),
     search: (term) => or(ilike(scholarships.code, likePattern(term)), ilike(sql`${f.intake}::text`, likePattern(term))),
     unique: { student_fees_intake_scholarship_unique: { field: 'scholarship_id', label: 'Intake and Scholarship' } },
-    hooks: reachingPlannedRows(studentFeeResource.title, reachPlannedRows),
+    hooks: withUpdateEventLine(studentFeeResource.title, reachPlannedRows),
   });
   return defineModule(ctx, service);
 }

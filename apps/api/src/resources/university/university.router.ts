@@ -4,9 +4,10 @@ import { universities, type Tx } from '@app/db';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, likePattern, moneyValue, type Actor } from '../../lib/crud/crud-service.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
+import { withUpdateEventLine } from '../../lib/crud/update-event-line.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { describeChanges } from '../../lib/events/record.js';
-import { describeRepricing, moneyText, reachingPlannedRows } from '../../lib/invoicing/plan.js';
+import { describeRepricing, moneyText } from '../../lib/invoicing/plan.js';
 import { reachPlannedPayments } from '../../lib/payments/plan.js';
 
 /**
@@ -48,7 +49,7 @@ export function universityModule(ctx: AppContext): ResourceModule {
       universities_shortname_unique: { field: 'shortname', label: 'Short Name' },
       universities_shortname_lower_idx: { field: 'shortname', label: 'Short Name' },
     },
-    hooks: reachingPlannedRows(universityResource.title, reachPlannedFees),
+    hooks: withUpdateEventLine(universityResource.title, reachPlannedFees),
   });
   return defineModule(ctx, service);
 }
