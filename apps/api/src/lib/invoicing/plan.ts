@@ -237,6 +237,28 @@ export interface RepriceOutcome {
 }
 
 /**
+ * Of the rows in reach of a change (`scope`, over the rows and their contracts), those it leaves alone, counted
+ * before it is made (afterwards the rows it changed no longer carry the old value): not numbered and not at what the
+ * old value gave (`atOld`: changed by hand), and numbered at it.
+ */
+export async function countLeftAlone(
+  tx: Tx,
+  table: typeof invoices | typeof scholarshipPayments,
+  scope: SQL,
+  atOld: SQL,
+): Promise<Pick<RepriceOutcome, 'byHand' | 'numbered'>> {
+  const [counts] = await tx
+    .select({
+      byHand: sql<number>`(count(*) filter (where ${table.number} is null and not (${atOld})))::int`,
+      numbered: sql<number>`(count(*) filter (where ${table.number} is not null and ${atOld}))::int`,
+    })
+    .from(table)
+    .innerJoin(contracts, eq(contracts.id, table.contract_id))
+    .where(scope);
+  return { byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 };
+}
+
+/**
  * The line a fee's or milestone's update event gets (decision 038): "2 planned invoice(s) re-priced; 1 left as
  * changed by hand", and the numbered rows at the old amount, and a word on rows now at 0 (which cannot be numbered).
  */
@@ -278,14 +300,7 @@ export async function repriceFeeInvoices(
   const shares = ([0, 1, 2] as const).map((semester) => ({ semester, old: plannedShare(change.old, semester), new: plannedShare(change.new, semester) }));
   const atOld: SQL = or(...shares.map((s) => and(eq(invoices.semester, s.semester), eq(invoices.amount, s.old))))!;
   // Counted before the change: afterwards the re-priced rows no longer carry the old amount.
-  const [counts] = await tx
-    .select({
-      byHand: sql<number>`(count(*) filter (where ${invoices.number} is null and not (${atOld})))::int`,
-      numbered: sql<number>`(count(*) filter (where ${invoices.number} is not null and ${atOld}))::int`,
-    })
-    .from(invoices)
-    .innerJoin(contracts, eq(contracts.id, invoices.contract_id))
-    .where(ofFee);
+  const counts = await countLeftAlone(tx, invoices, ofFee!, atOld);
   let repriced = 0;
   for (const share of shares) {
     if (share.old === share.new) continue;
@@ -312,5 +327,5 @@ export async function repriceFeeInvoices(
     );
     repriced += rows.length;
   }
-  return { repriced, byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 };
+  return { repriced, ...counts };
 }

@@ -19,7 +19,7 @@ import {
 import { contracts, invoices, milestones, scholarshipPayments, studentFees, universities, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
 import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
-import type { RepriceOutcome, ValueChange } from '../invoicing/plan.js';
+import { countLeftAlone, type RepriceOutcome, type ValueChange } from '../invoicing/plan.js';
 
 /**
  * Plan the scholarship payments of a contract (issue 15 point 2, decision 022) in the caller's transaction, the
@@ -162,19 +162,11 @@ export async function reachPlannedPayments(
     touched.set(id, entry);
   };
   /**
-   * Counts before the change (afterwards the rows touched no longer carry the old value), then changes each share
-   * (`changed` false: counted, nothing to change). Answers the rows changed with the share they were in.
+   * Counts the rows left alone, then changes each share (`changed` false: counted, nothing to change). Answers the
+   * rows changed with the share they were in.
    */
   const reach = async (shares: (Share & { changed: boolean })[]) => {
-    const atOld = or(...shares.map((s) => and(s.where, s.atOld)))!;
-    const [counts] = await tx
-      .select({
-        byHand: sql<number>`(count(*) filter (where ${sp.number} is null and not (${atOld})))::int`,
-        numbered: sql<number>`(count(*) filter (where ${sp.number} is not null and ${atOld}))::int`,
-      })
-      .from(sp)
-      .innerJoin(contracts, eq(contracts.id, sp.contract_id))
-      .where(scope);
+    const counts = await countLeftAlone(tx, sp, scope, or(...shares.map((s) => and(s.where, s.atOld)))!);
     const update = (share: Share) =>
       tx
         .update(sp)
@@ -184,7 +176,7 @@ export async function reachPlannedPayments(
         .returning(returned);
     const rows: (Awaited<ReturnType<typeof update>>[number] & { share: number })[] = [];
     for (const [i, share] of shares.entries()) if (share.changed) rows.push(...(await update(share)).map((r) => ({ ...r, share: i })));
-    return { rows, counts: { byHand: counts?.byHand ?? 0, numbered: counts?.numbered ?? 0 } };
+    return { rows, counts };
   };
 
   const outcome: { amount?: RepriceOutcome; date?: RepriceOutcome } = {};
