@@ -3,6 +3,7 @@ import { Anchor } from '@mantine/core';
 import { formatDateTime, type OutboxMail } from '@app/contracts';
 import { InfoList } from '../../machinery/detail/info-list';
 import type { Detail } from '../../machinery/detail/use-detail';
+import { navigationTargets } from '../../lib/navigation';
 import { MAIL_CONCERNS } from './outbox.concerns';
 
 /** The record a mail concerns, as staff call it ("Invoice 123"): a link where its screen exists. */
@@ -32,6 +33,19 @@ export function OutboxInfo({ detail }: { detail: Detail }) {
         { label: 'Sent', value: formatDateTime(m.sent_timestamp) },
         { label: 'Asked by', value: m.created_user_name ?? '—' },
         { label: 'Concerns', value: concerns(m) },
+        // The contract of an invoice's or payment's mail (decision 045); a mail about the contract names it above.
+        ...(m.contract_id !== null && m.resource !== 'contract'
+          ? [
+              {
+                label: 'Contract',
+                value: (
+                  <Anchor component={Link} to={navigationTargets.contract(m.contract_id)} size="sm">
+                    {`Contract ${m.contract_id}`}
+                  </Anchor>
+                ),
+              },
+            ]
+          : []),
         { label: 'Attachments', value: m.attachment_names ?? '—' },
       ]}
     />

@@ -66,23 +66,26 @@ describe('the Outbox', () => {
     expect(within(info).getByText('Ada Lovelace')).toBeInTheDocument();
   });
 
-  it('names what each mail concerns as staff call it, with a link to its screen; the Concerns filter offers each kind', async () => {
+  it('names what each mail concerns as staff call it, with a link to its screen and to its contract; the Concerns filter offers each kind', async () => {
     const api = stubApi({
       ...session(adminUser),
       'GET /outbox': page([mail(1, 'sent')]),
       'GET /outbox/3': { body: mail(3, 'sent', { resource: 'invoice', record_id: 7 }) },
       'GET /outbox/4': { body: mail(4, 'sent', { resource: 'invoice_payment', record_id: 9 }) },
-      'GET /outbox/5': { body: mail(5, 'sent', { resource: 'emailSettings', record_id: 1 }) },
+      'GET /outbox/5': { body: mail(5, 'sent', { resource: 'emailSettings', record_id: 1, contract_id: null }) },
       'GET /logging': page([]),
     });
     const { user, router } = renderApp('/outbox/3', api);
     const info = () => screen.findByRole('region', { name: 'E-mail information' });
     expect(within(await info()).getByRole('link', { name: 'Invoice 7' })).toHaveAttribute('href', '/invoice/numbered/7');
+    // An invoice's mail names its contract too (decision 045).
+    expect(within(await info()).getByRole('link', { name: 'Contract 12' })).toHaveAttribute('href', '/contract/12');
     await router.navigate('/outbox/4');
     expect(await screen.findByRole('link', { name: 'Invoice payment 9' })).toHaveAttribute('href', '/invoicepayment/9');
     await router.navigate('/outbox/5');
     await screen.findByText('Bank information request 5');
     expect(within(await info()).getByText('Test mail')).toBeInTheDocument();
+    expect(within(await info()).queryByText('Contract')).not.toBeInTheDocument();
 
     await router.navigate('/outbox');
     await screen.findByText('1-1 of 1');
