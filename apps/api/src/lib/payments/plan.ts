@@ -52,8 +52,9 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
   const sameCohort = (t: typeof milestones | typeof studentFees) => and(eq(t.intake, contract.intake), eq(t.scholarship_id, contract.scholarship_id));
   // One after another: a transaction is one connection, whose queries PostgreSQL answers in turn anyway (pg
   // deprecates queuing them on one client, and pg 9 refuses it).
-  // FOR SHARE until this planning commits: a change of a milestone, the allowance or a university's payment amount waits for it and then
-  // re-prices what it planned (decision 038), or this planning waits for the change and plans at the new value.
+  // FOR SHARE until this planning commits: a change of a milestone, the allowance or a university's payment amount
+  // waits for it and then re-prices what it planned (decisions 038, 043), or this planning waits for the change and
+  // plans at the new value.
   const ms = await tx
     .select({ id: milestones.id, year: milestones.year, milestone_date: milestones.milestone_date, milestone_amount: milestones.milestone_amount })
     .from(milestones)
