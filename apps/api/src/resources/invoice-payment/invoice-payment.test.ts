@@ -11,7 +11,8 @@ import { startTestSmtp } from '../../test/smtp.js';
 import { waitFor } from '../../test/wait.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 
-const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000' });
+// Two job workers: a test holds both at the SMTP server so that a third mail waits in the outbox.
+const t = await setupTestApp({ MAIL_RETRY_BASE_MS: '50', MAIL_MAX_ATTEMPTS: '3', MAIL_TIMEOUT_MS: '5000', WORKER_CONCURRENCY: '2' });
 const smtp = await startTestSmtp();
 await startTestWorkers(t);
 
