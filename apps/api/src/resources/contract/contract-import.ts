@@ -453,10 +453,23 @@ async function readBankinfo(file: { filename: string; mimeType: string; buffer: 
   return { filename: file.filename, columns, rows, notes: ignoredColumnsNote([...new Set(sheets.flatMap((sheet) => sheet.ignored))]) };
 }
 
+/** The contract's own columns of the contract import; every other column is the student's. */
+const CONTRACT_COLUMN_KEYS = new Set(['application_id', 'application_round', 'intake', 'scholarship', 'program', 'y1_university', 'y2_university', 'start_date', 'end_date']);
+const STUDENT_COLUMNS = CONTRACT_IMPORT_COLUMNS.filter((c) => !CONTRACT_COLUMN_KEYS.has(c.key));
+
+/** A student cell as it will be stored, for comparing two rows: an IBAN without its spaces, an e-mail without case. */
+function studentCell(key: string, value: string): string {
+  const text = value.trim();
+  if (key === 'payment_bank_iban') return compactIban(text).toUpperCase();
+  return key === 'email_address' ? text.toLowerCase() : text;
+}
+
 /**
  * Rows of one file that would change the same contract or student are refused after the first (the preview tries
- * each row on its own, so it could not tell): a second row with the same Application ID, and a row whose e-mail an
- * earlier row gives to another person (other birth date or name). One person's two contracts in one file go on.
+ * each row on its own, so it could not tell): a second row with the same Application ID, a row whose e-mail an
+ * earlier row gives to another person (other birth date or name), and a row of the same person that gives the
+ * student other values than the earlier one (decision 044: the run works two rows at a time, so which of the two
+ * would be stored last is chance). One person's two contracts in one file go on; an empty cell changes nothing.
  */
 function refuseContractRepeats(rows: readonly ImportRow[]): ImportRow[] {
   const byApplication = refuseRepeats(
@@ -466,7 +479,7 @@ function refuseContractRepeats(rows: readonly ImportRow[]): ImportRow[] {
   );
   const person = (row: ImportRow) =>
     [row.values.first_name, row.values.last_name, isoDateText(row.values.birth_date ?? null)].map((x) => String(x ?? '').toLowerCase()).join('|');
-  return refuseRepeats(
+  const byEmail = refuseRepeats(
     byApplication,
     (row) => row.values.email_address?.toLowerCase(),
     (earlier, row) =>
@@ -474,6 +487,14 @@ function refuseContractRepeats(rows: readonly ImportRow[]): ImportRow[] {
         ? undefined
         : `E-mail: ${String(row.values.email_address)} is also in ${earlier.reference}, for ${String(earlier.values.first_name)} ${String(earlier.values.last_name)}: give each student their own e-mail address`,
   );
+  return refuseRepeats(byEmail, person, (earlier, row) => {
+    const differ = STUDENT_COLUMNS.filter((c) => {
+      const [a, b] = [earlier.values[c.key], row.values[c.key]];
+      return a && b && studentCell(c.key, a) !== studentCell(c.key, b);
+    });
+    if (differ.length === 0) return undefined;
+    return `${differ.map((c) => c.title).join(', ')}: ${String(row.values.first_name)} ${String(row.values.last_name)} is also in ${earlier.reference} with other values: give one person the same student data in every row`;
+  });
 }
 
 /** The reference lists the template's choice columns offer, from the database. */
