@@ -176,27 +176,15 @@ async function updateThrough(tx: Tx, service: CrudService, id: number, values: R
   return Object.keys(changed);
 }
 
-/** The keys a student is found again by in an import: the e-mail address, and name with birth date. */
-const studentKeys = (s: Row) => ({
-  email: `import-student:email:${String(s.email_address).toLowerCase()}`,
-  person: `import-student:person:${String(s.first_name).toLowerCase()}|${String(s.last_name).toLowerCase()}|${String(s.birth_date)}`,
-});
-
-/** In a preview (decision 044), the student an earlier row of the file created, found by e-mail or else by name and birth date. */
-function earlierStudentOf(s: Row): { values: Row; byEmail: boolean } | undefined {
-  const keys = studentKeys(s);
-  const byEmail = earlierRows<Row>(keys.email);
-  if (byEmail) return { values: byEmail, byEmail: true };
-  const byPerson = earlierRows<Row>(keys.person);
-  return byPerson ? { values: byPerson, byEmail: false } : undefined;
-}
-
-/** In a preview, leaves the student a row created for the file's later rows to find. */
-function leaveStudentForLaterRows(s: Row): void {
-  const keys = studentKeys(s);
-  leaveForLaterRows<Row>(keys.email, () => s);
-  leaveForLaterRows<Row>(keys.person, () => s);
-}
+/**
+ * In a preview (decision 044), what the file's earlier rows gave the student with this e-mail address (one that
+ * created the student, or updated a stored one), for the row to see as the run will: the run commits each row.
+ * One e-mail address is one person in a file (`refuseContractRepeats`), so the e-mail is the key.
+ */
+const studentKey = (s: Row) => `import-student:email:${String(s.email_address).toLowerCase()}`;
+const earlierStudentOf = (s: Row): Row | undefined => earlierRows<Row>(studentKey(s));
+/** In a preview, leaves what a row gave the student for the file's later rows. */
+const leaveStudentForLaterRows = (s: Row): void => leaveForLaterRows<Row>(studentKey(s), (before) => ({ ...before, ...s }));
 
 /** One row of the contract import: the student found or created, the contract found by its application ID or created. */
 async function importContractRow(
@@ -267,7 +255,7 @@ async function importContractRow(
       .limit(1);
     // In a preview, the student an earlier row of the file created (rolled back) is found as the run will find it.
     earlier = byKey ? undefined : earlierStudentOf(s);
-    const owner = byKey?.by_email ? byKey : earlier?.byEmail ? earlier.values : undefined;
+    const owner = byKey?.by_email ? byKey : earlier;
     // An e-mail address shared in a family must not make a sibling's row rewrite another student's name and bank
     // data: found by e-mail, the student must have the row's birth date too.
     if (owner && owner.birth_date !== s.birth_date) {
@@ -300,16 +288,16 @@ async function importContractRow(
   let studentChanged: string[] = [];
   if (studentId === undefined) {
     studentId = (await studentService.create(s, actor, { tx })).id;
-    if (earlier) {
-      // The run updates the student the earlier row created with what differs in this row.
-      studentChanged = Object.keys(s).filter((field) => JSON.stringify(s[field]) !== JSON.stringify(earlier.values[field]));
-    } else {
-      studentCreated = true;
-      leaveStudentForLaterRows(s);
-    }
+    // The run updates the student an earlier row created with what differs in this row.
+    if (earlier) studentChanged = Object.keys(s).filter((field) => JSON.stringify(s[field]) !== JSON.stringify(earlier[field]));
+    else studentCreated = true;
   } else {
     studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what, found[0]?.id);
+    // What an earlier row of the file gave the stored student is no change of this row's: the run makes it once.
+    const before = earlierStudentOf(s);
+    if (before) studentChanged = studentChanged.filter((field) => JSON.stringify(s[field]) !== JSON.stringify(before[field]));
   }
+  leaveStudentForLaterRows(s);
 
   if (found[0] === undefined) {
     // Spec §4: the end date follows from the start date unless given.
