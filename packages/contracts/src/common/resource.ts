@@ -82,6 +82,12 @@ export interface ResourceDescriptor<
    * `Y1`, its date as people read it). `referenceOf` answers it when it is not empty.
    */
   reference?: (row: RecordRow) => string;
+  /**
+   * The event-log field that links an event to this record when its History lists the events of its dependants
+   * too (a contract's invoices, payments, documents and mails; a student's contracts and theirs). Only the
+   * record's own events when absent.
+   */
+  historyLink?: 'contract_id' | 'student_id';
 }
 
 export function defineResource<

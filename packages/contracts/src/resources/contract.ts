@@ -306,6 +306,7 @@ export const contractResource = defineResource({
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: 'application_number',
+  historyLink: 'contract_id',
   columns: [
     { field: 'application_number', title: 'Application Number', nowrap: true },
     // The overview's default sort is the last name: the column shows it.

@@ -47,6 +47,7 @@ export const LogEventSchema = z.object({
 
 export const LogEventFilterSchema = z.object({
   student_id: positiveId('student_id').optional(),
+  contract_id: positiveId('contract_id').optional(),
   usr_id: positiveId('usr_id').optional(),
   eventtype_id: positiveId('eventtype_id').optional(),
   /** Event time date range, inclusive, in the office's time zone. */

@@ -114,6 +114,7 @@ export const studentResource = defineResource({
   access: { read: 'reader', write: 'user' },
   deletable: true,
   referenceField: ['first_name', 'last_name'],
+  historyLink: 'student_id',
   maskedFields: ['payment_bank_iban'],
   columns: [
     { field: 'first_name', title: 'First Name' },

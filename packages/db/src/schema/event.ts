@@ -29,8 +29,8 @@ export const logEvents = pgTable(
     index('log_events_time_idx').on(t.le_time.desc(), t.id.desc()),
     index('log_events_user_idx').on(t.usr_id, t.le_time.desc()),
     index('log_events_type_idx').on(t.eventtype_id, t.le_time.desc()),
-    index('log_events_student_idx').on(t.student_id),
-    index('log_events_contract_idx').on(t.contract_id),
+    index('log_events_student_idx').on(t.student_id, t.le_time.desc()),
+    index('log_events_contract_idx').on(t.contract_id, t.le_time.desc()),
     index('log_events_record_idx').on(t.resource, t.record_id, t.le_time.desc()),
   ],
 );

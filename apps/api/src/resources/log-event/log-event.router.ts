@@ -38,6 +38,7 @@ export function logEventModule(ctx: AppContext): ResourceModule {
     search: (term) => or(ilike(logEvents.le_message, likePattern(term)), ilike(users.usr_name, likePattern(term)), ilike(loggingTypes.name, likePattern(term))),
     filters: {
       student_id: (v) => eq(logEvents.student_id, Number(v)),
+      contract_id: (v) => eq(logEvents.contract_id, Number(v)),
       usr_id: (v) => eq(logEvents.usr_id, Number(v)),
       eventtype_id: (v) => eq(logEvents.eventtype_id, Number(v)),
       le_time_from: (v) => sql`${logEvents.le_time} >= ${dayStart(tz, v)}`,

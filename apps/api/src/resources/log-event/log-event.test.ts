@@ -3,7 +3,7 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, EVENT_TYPES } from '@app/contracts';
 import { loggingTypes, logEvents } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
-import { createCountry, createStudent, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
+import { createContract, createCountry, createStudent, createUser, PASSWORD, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
 let admin: Awaited<ReturnType<typeof userWithToken>>;
@@ -84,6 +84,24 @@ describe('events written with the change', () => {
     expect(res.body.data.map((e: { le_message: string }) => e.le_message)).toEqual([`Updated Country "${c.cntry_code}": cntry_name "${c.cntry_name}" → "Renamed once"`]);
     expect(res.body.data[0].changes).toEqual({ cntry_name: { old: c.cntry_name, new: 'Renamed once' } });
     expect((await api('get', '/logging?record_id=0')).status).toBe(400);
+  });
+
+  it("answers a contract's History: its own events and those of its invoices (contract_id); a student's has its contracts' (student_id)", async () => {
+    const contract = await createContract(t.db);
+    const other = await createContract(t.db);
+    const invoice = (contractId: number) => ({ contract_id: contractId, year: 1, semester: 0, description: 'Participation fee', amount: 100, planned_date: '2026-03-01' });
+    expect((await putAsRead(t, admin.token, `/contracts/${contract.id}`, { id: contract.id, comments: 'Called the student' })).status).toBe(200);
+    const made = await api('post', '/invoices').send(invoice(contract.id)).expect(201);
+    await api('post', '/invoices').send(invoice(other.id)).expect(201);
+    const res = await api('get', `/logging?contract_id=${contract.id}&sort=le_time|desc`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((e: { le_message: string }) => e.le_message)).toEqual([
+      `Created Invoice "${(await api('get', `/invoices/${String(made.body.id)}`)).body.document_reference}"`,
+      expect.stringMatching(/^Updated Contract .*comments/),
+    ]);
+    const ofStudent = await api('get', `/logging?student_id=${contract.student_id}`);
+    expect(ofStudent.body.data).toHaveLength(2);
+    expect((await api('get', '/logging?contract_id=x')).body.errors).toHaveProperty('contract_id');
   });
 
   it('writes no event when nothing changed or when the change fails', async () => {

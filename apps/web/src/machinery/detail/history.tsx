@@ -28,8 +28,18 @@ function Changes({ changes }: { changes: NonNullable<LogEvent['changes']> }) {
   );
 }
 
+/** The log's filter for a record's History: the events linked to it (a contract's documents' too), or its own. */
+const historyParams = (resource: AnyResource, id: number | string) =>
+  resource.historyLink ? { [resource.historyLink]: id } : { resource: resource.key, record_id: id };
+
+/** What a History linked through the log's field holds besides the record's own events. */
+const LINKED: Record<NonNullable<AnyResource['historyLink']>, string> = {
+  contract_id: 'With the events of its invoices, payments, scholarship payments, documents and e-mails.',
+  student_id: "With the events of the student's contracts and of everything about them.",
+};
+
 function Events({ resource, id }: { resource: AnyResource; id: number | string }) {
-  const params = { resource: resource.key, record_id: id, sort: 'le_time|desc', per_page: 50 };
+  const params = { ...historyParams(resource, id), sort: 'le_time|desc', per_page: 50 };
   const query = useQuery({
     queryKey: queryKeys.list(logEventResource.key, params),
     queryFn: ({ signal }) => api.get<Paged<LogEvent>>(`/${logEventResource.apiPath}`, { query: params, signal }),
@@ -47,6 +57,11 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
   const total = query.data?.links.pagination.total ?? events.length;
   return (
     <Stack gap="xs">
+      {resource.historyLink && (
+        <Text size="xs" c="dimmed">
+          {LINKED[resource.historyLink]}
+        </Text>
+      )}
       <Table fz="sm" striped aria-label="History" verticalSpacing={4}>
         <Table.Thead>
           <Table.Tr>
@@ -75,7 +90,8 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
 
 /**
  * A record's History (issue 10): who changed what and when, from the event log, newest first. Loaded when
- * opened, as staff of Odoo or ERPNext expect of a money record.
+ * opened, as staff of Odoo or ERPNext expect of a money record. A contract's and a student's include the events
+ * of what belongs to them (decision 047): an invoice's mail that failed shows on its contract.
  */
 export function History({ resource, id }: { resource: AnyResource; id: number | string }) {
   const [open, setOpen] = useState<string | null>(null);

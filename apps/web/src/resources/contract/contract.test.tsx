@@ -423,6 +423,22 @@ describe('contract screen', () => {
     expect(screen.getByLabelText(/^Contract sent date/)).toHaveValue('01-06-2024');
   });
 
+  it("opens a History that lists the events of its invoices, payments and mails too (contract_id)", async () => {
+    const api = contractApi({
+      'GET /logging': page([
+        { id: 8, le_time: LATER, eventtype_id: 12, eventtype: 'E-mail failed', le_message: 'Invoice "2024-00007": e-mail to mia@example.org failed: mailbox full', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
+        { id: 3, le_time: SEEN, eventtype_id: 4, eventtype: 'Create', le_message: 'Created Contract "A000002"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
+      ]),
+    });
+    const { user } = await openContract(2, api);
+    await user.click(screen.getByRole('button', { name: 'History' }));
+    const history = await screen.findByRole('table', { name: 'History' });
+    expect(within(history).getByText(/Invoice "2024-00007": e-mail .* failed/)).toBeInTheDocument();
+    expect(screen.getByText('With the events of its invoices, payments, scholarship payments, documents and e-mails.')).toBeInTheDocument();
+    const query = api.last('GET /logging')!.query;
+    expect([query.get('contract_id'), query.get('resource'), query.get('record_id')]).toEqual(['2', null, null]);
+  });
+
   it('offers no status actions in edit mode', async () => {
     await openContract(2, contractApi(), '?mode=edit');
     expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();

@@ -44,6 +44,7 @@ function logApi(user = session()) {
       { id: 1, name: 'Ada Lovelace' },
       { id: 4, name: 'Rita Reader' },
     ]),
+    ...choiceList('contracts', [{ id: 7, name: 'A000007 Schmidt, Mia' }]),
     ...choiceList('logging_types', EVENT_TYPES.map((t) => ({ id: t.id, name: t.name }))),
   });
 }
@@ -103,6 +104,17 @@ describe('log events overview', () => {
     await user.click(await screen.findByRole('option', { name: 'Schmidt, Mia' }));
     await user.click(within(filterForm()).getByRole('button', { name: 'Filter' }));
     await waitFor(() => expect(lastList(api).get('student_id')).toBe('2'));
+  });
+
+  it('filters by contract, chosen from the contracts list (contract_id): the events of its invoices and payments too', async () => {
+    const api = logApi();
+    const { user } = renderApp('/events', api);
+    await screen.findByText('1-3 of 3');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    await user.click(within(filterForm()).getByRole('combobox', { name: /^Contract/ }));
+    await user.click(await screen.findByRole('option', { name: 'A000007 Schmidt, Mia' }));
+    await user.click(within(filterForm()).getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(lastList(api).get('contract_id')).toBe('7'));
   });
 
   it('refuses a range whose start is after its end, and sends nothing', async () => {
