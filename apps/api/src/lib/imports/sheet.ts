@@ -33,7 +33,7 @@ export function cellText(value: ExcelJS.CellValue, numFmt?: string): string | nu
   return text === '' ? null : text;
 }
 
-/** The rows of a sheet, and the headers of its columns that are not imported (said in the preview). */
+/** The rows of a sheet, and its columns that are not imported as the preview names them (`"Notes"`, `column G (no header)`). */
 export interface SheetRows {
   rows: ImportRow[];
   ignored: string[];
@@ -64,12 +64,14 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
   for (const c of columns) for (const name of [c.title, c.key, ...(c.aliases ?? [])]) columnOf.set(headerKey(name), c);
   const positions = new Map<string, number>();
   const ignored: string[] = [];
+  const headed = new Set<number>();
   sheet.getRow(1).eachCell((cell, col) => {
     const text = cellText(cell.value);
     if (!text) return;
+    headed.add(col);
     const column = columnOf.get(headerKey(text));
     if (!column) {
-      ignored.push(text);
+      ignored.push(`"${text}"`);
       return;
     }
     const first = positions.get(column.key);
@@ -82,8 +84,13 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
   const missing = columns.filter((c) => c.required && !positions.has(c.key)).map((c) => c.title);
   if (missing.length > 0) throw refuse(`${where}the header row lacks the column${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
   const rows: ImportRow[] = [];
+  // Values typed in a column whose header is missing are not imported: the preview names the column.
+  const headless = new Set<number>();
   for (let r = 2; r <= sheet.rowCount; r++) {
     const row = sheet.getRow(r);
+    row.eachCell((cell, col) => {
+      if (!headed.has(col) && cellText(cell.value) !== null) headless.add(col);
+    });
     const values: Record<string, string | null> = {};
     for (const c of columns) {
       const col = positions.get(c.key);
@@ -94,12 +101,13 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
     if (Object.values(values).every((v) => v === null)) continue;
     rows.push({ reference: `${source ? `${source} ` : ''}row ${r}`, values });
   }
+  for (const col of [...headless].sort((a, b) => a - b)) ignored.push(`column ${sheet.getColumn(col).letter} (no header)`);
   return { rows, ignored };
 }
 
 /** The preview's note on the columns a sheet has that are not imported, if any. */
 export function ignoredColumnsNote(ignored: readonly string[]): string[] {
-  return ignored.length === 0 ? [] : [`Not imported: the column${ignored.length === 1 ? '' : 's'} ${ignored.map((t) => `"${t}"`).join(', ')}`];
+  return ignored.length === 0 ? [] : [`Not imported: the column${ignored.length === 1 ? '' : 's'} ${ignored.join(', ')}`];
 }
 
 /**

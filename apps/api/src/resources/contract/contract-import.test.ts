@@ -317,16 +317,16 @@ describe('what one file says twice, and what a row says of another person', () =
     expect(fixes.run.rows.map((r) => r.message)).toEqual(['Updated student: last_name', 'Updated student: birth_date']);
   });
 
-  it('reads the overviews\' titles, says which columns it does not import, keeps leading zeros, and refuses a column given twice', async () => {
+  it('reads the overviews\' titles, says which columns it does not import (a value without a header too), keeps leading zeros, and refuses a column given twice', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Sheet1');
     const r = contractRow(23, { intake: '2021' });
     const header = ['Application ID', 'Round', 'Intake', 'Scholarship', 'Program', 'University Y1', 'Start Date', 'First Name', 'Last Name', 'Birth Date', 'Email Address', 'Street Address', 'Postal Code', 'City', 'Country', 'Citizenship 1', 'Mobile', 'Notes'];
     sheet.addRow(header);
-    sheet.addRow([r.application_id, 1, 2021, r.scholarship, r.program, r.y1_university, r.start_date, r.first_name, r.last_name, r.birth_date, r.email_address, r.address, 1234, r.city, r.country, 'Deutschland', '+49 1', 'call after 5']);
+    sheet.addRow([r.application_id, 1, 2021, r.scholarship, r.program, r.y1_university, r.start_date, r.first_name, r.last_name, r.birth_date, r.email_address, r.address, 1234, r.city, r.country, 'Deutschland', '+49 1', 'call after 5', 'typed where the header is missing']);
     sheet.getCell('M2').numFmt = '00000';
     const { run } = await preview('/contracts/import', Buffer.from(await book.xlsx.writeBuffer()), 'overview titles.xlsx');
-    expect(run.notes).toEqual(['Not imported: the columns "Mobile", "Notes"']);
+    expect(run.notes).toEqual(['Not imported: the columns "Mobile", "Notes", column S (no header)']);
     expect(run.rows.map((x) => x.message)).toEqual(['Created student and contract']);
     await confirm(run.id);
     const [made] = await t.db.select().from(students).where(eq(students.email_address, r.email_address!));
