@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useAuth, useSessionUser } from '../lib/auth';
+import { NeedsAttention } from './attention';
 import { logEventsEntry, menus } from './screens';
 
-/** The simple home screen: a welcome and the menus as quick links. */
+/** The simple home screen: a welcome, the work waiting (decision 048) and the menus as quick links. */
 export function HomePage() {
   const user = useSessionUser();
   const { hasLevel } = useAuth();
@@ -20,6 +21,7 @@ export function HomePage() {
           Scholarship contracts, invoices and payments in one place.
         </Text>
       </div>
+      <NeedsAttention />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="md">
         {groups.map((g) => (
           <Card key={g.label} withBorder padding="md" radius="sm">

@@ -1,0 +1,107 @@
+import { Link } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Card, Group, Loader, SimpleGrid, Text } from '@mantine/core';
+import {
+  formatDate,
+  invoicePaymentResource,
+  invoiceResource,
+  outboxResource,
+  scholarshipPaymentResource,
+  todayIn,
+  viewsOf,
+  type AnyResource,
+  type Paged,
+} from '@app/contracts';
+import { api } from '../lib/api-client';
+import { useAuth } from '../lib/auth';
+import { queryKeys } from '../lib/query-keys';
+
+/** One list of work waiting: an overview (its view) with a filter, counted for the home screen. */
+interface Worklist {
+  label: string;
+  /** What the count means, for the screen reader and the tooltip. */
+  hint: string;
+  resource: AnyResource;
+  view?: string;
+  filter: Record<string, string>;
+}
+
+/** The day after the office's today: "planned before" it is "planned for today or earlier". */
+function tomorrow(): string {
+  const next = new Date(`${todayIn()}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
+
+function worklists(): Worklist[] {
+  const dueBy = tomorrow();
+  const today = formatDate(todayIn());
+  return [
+    { label: 'Planned invoices due', hint: `planned for ${today} or earlier, not yet numbered`, resource: invoiceResource, view: 'planned', filter: { planned_before: dueBy } },
+    { label: 'Invoices not e-mailed', hint: 'numbered invoices whose e-mail has not gone', resource: invoiceResource, view: 'numbered', filter: { email_sent: 'false' } },
+    { label: 'Open invoices', hint: 'numbered invoices not paid in full', resource: invoiceResource, view: 'numbered', filter: { open: 'true' } },
+    { label: 'Payments not confirmed', hint: 'invoice payments whose confirmation has not gone', resource: invoicePaymentResource, filter: { email_sent: 'false' } },
+    { label: 'Scholarship payments to schedule', hint: `planned for ${today} or earlier`, resource: scholarshipPaymentResource, view: 'planned', filter: { planned_before: dueBy } },
+    { label: 'Scholarship payments ready for export', hint: 'scheduled, allowed and not yet exported to the bank', resource: scholarshipPaymentResource, view: 'numbered', filter: { ready_for_export: 'true' } },
+    { label: 'E-mails that failed', hint: 'mails the server did not accept, in the Outbox', resource: outboxResource, filter: { status: 'failed' } },
+  ];
+}
+
+function Count({ list }: { list: Worklist }) {
+  const view = viewsOf(list.resource).find((v) => v.key === list.view) ?? viewsOf(list.resource)[0]!;
+  // The overview's own list query with one row: its total is the count, and a save that changes it reloads it.
+  const params = { ...view.fixedFilter, ...list.filter, per_page: 1 };
+  const query = useQuery({
+    queryKey: queryKeys.list(list.resource.key, params),
+    queryFn: ({ signal }) => api.get<Paged<unknown>>(`/${list.resource.apiPath}`, { query: params, signal }),
+  });
+  const to = `${view.routes.overview}?${new URLSearchParams(list.filter).toString()}`;
+  const pagination = query.data?.links.pagination;
+  const count = pagination ? `${pagination.estimated ? 'about ' : ''}${pagination.total.toLocaleString('de-DE')}` : undefined;
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="xs">
+      <div>
+        <Anchor component={Link} to={to} size="sm">
+          {list.label}
+        </Anchor>
+        <Text size="xs" c="dimmed">
+          {list.hint}
+        </Text>
+      </div>
+      {query.isLoading && <Loader size="xs" aria-label={`Counting ${list.label.toLowerCase()}`} />}
+      {/* A count that cannot be had is not an alarm on the home screen: the overview says why when opened. */}
+      {query.error && (
+        <Text size="xs" c="dimmed" title={query.error.message}>
+          not counted
+        </Text>
+      )}
+      {count !== undefined && (
+        <Badge variant={pagination!.total > 0 ? 'filled' : 'default'} aria-label={`${list.label}: ${count}`}>
+          {count}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+/**
+ * What waits for staff (decision 048): the work lists of a day — invoices to number and send, payments to
+ * confirm, payouts to schedule and export, mails that failed — each counted and linked to its overview with the
+ * filter set. Only the lists the user's role may read.
+ */
+export function NeedsAttention() {
+  const { hasLevel } = useAuth();
+  const lists = worklists().filter((l) => hasLevel(l.resource.access.read));
+  return (
+    <Card withBorder padding="md" radius="sm" component="section" aria-labelledby="needs-attention">
+      <Text fw={600} mb="xs" id="needs-attention">
+        Needs attention
+      </Text>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xs" verticalSpacing="xs">
+        {lists.map((l) => (
+          <Count key={l.label} list={l} />
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+}
