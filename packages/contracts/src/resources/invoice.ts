@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { isoDate, money, optionalDate, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
+import { isoDate, money, nonNegativeMoney, optionalDate, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
 import { DOCUMENT_TYPE_INVOICE, DOCUMENT_TYPE_TRANSACTION_FEE, INVOICE_DOCUMENT_TYPE_IDS } from '../rules/document-types.js';
 
 const nullableText = z.string().nullable();
@@ -70,7 +70,8 @@ const editable = {
   year,
   semester,
   description: requiredText('Description', 500),
-  amount: money('Amount'),
+  // Planned at 0 is a fee not charged (decision 038); below 0 is nothing that can be invoiced or paid out.
+  amount: nonNegativeMoney('Amount'),
   planned_date: isoDate('Planned date'),
   document_type_id: invoiceType,
   pro_forma: z.boolean({ error: 'Pro forma must be true or false' }),

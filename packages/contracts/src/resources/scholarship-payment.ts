@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { isoDate, money, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
+import { isoDate, money, nonNegativeMoney, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
 import { SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE } from '../rules/scholarship-payments.js';
 
 const nullableText = z.string().nullable();
@@ -44,7 +44,8 @@ export const ScholarshipPaymentSchema = z.object({
 const editable = {
   contract_id: requiredRef('Contract'),
   scholarship_payment_type_id: requiredRef('Payment type'),
-  amount: money('Amount'),
+  // Planned at 0 is a fee not charged (decision 038); below 0 is nothing that can be invoiced or paid out.
+  amount: nonNegativeMoney('Amount'),
   planned_date: isoDate('Planned date'),
   period: optionalText('Period', 40),
   description: optionalText('Description', 500),

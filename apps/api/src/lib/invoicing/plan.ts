@@ -122,7 +122,10 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
         inArray(invoices.document_type_id, [DOCUMENT_TYPE_PARTICIPATION_FEE, DOCUMENT_TYPE_ADMINISTRATION_FEE]),
       ),
     )
-    .orderBy(invoices.year, invoices.document_type_id, invoices.id);
+    .orderBy(invoices.year, invoices.document_type_id, invoices.id)
+    // Create Invoice locks the invoice, not its contract: an invoice being numbered is waited for, and read again
+    // it is no longer planned, so it stays whole (a numbered invoice is never deleted; its number never lost).
+    .for('update');
   if (!contract.instalments) {
     await tx.update(contracts).set({ instalments: true, edit_user: actor.user.id, edit_timestamp: nextEditStamp(contracts.edit_timestamp) }).where(eq(contracts.id, contractId));
   }
@@ -157,7 +160,8 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
     }));
     // The university fee payments planned against the yearly invoice are split with it (decision 037); one already
     // scheduled paid the university for the whole year, so the invoice stays whole.
-    const fees = await tx.select().from(scholarshipPayments).where(eq(scholarshipPayments.linked_invoice_id, invoice.id));
+    // Locked like the invoice: a fee payment being scheduled is waited for, and then refuses the split below.
+    const fees = await tx.select().from(scholarshipPayments).where(eq(scholarshipPayments.linked_invoice_id, invoice.id)).for('update');
     const scheduled = fees.find((f) => f.number !== null);
     if (scheduled) {
       throw new AppError(

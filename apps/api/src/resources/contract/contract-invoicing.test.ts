@@ -4,6 +4,7 @@ import { contracts, invoices, logEvents, scholarshipPayments, studentFees, unive
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { createContract, userWithToken } from '../../test/factories.js';
+import { waitFor } from '../../test/wait.js';
 
 const t = await setupTestApp();
 await startTestWorkers(t);
@@ -121,6 +122,71 @@ describe('contracts: Plan invoices and Switch to semester payment (issue 13 poin
     const res = await api(`/contracts/${c.id}/switch_to_semester_payment`).send({});
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(new RegExp(`cannot be split: the university fee S-T-${c.id} of its whole year is scheduled already$`));
+    expect(await count(c.id)).toBe(before);
+  });
+});
+
+describe('Switch to semester payment raced with Create Invoice and Create Payment (decision 049)', () => {
+  /**
+   * Holds the row's lock in a transaction of its own, starts the requests one after another, each once the one
+   * before waits for that lock (so PostgreSQL grants it in this order), then lets go and answers their replies.
+   */
+  async function queuedBehindLock(table: 'invoices' | 'scholarship_payments', id: number, requests: (() => PromiseLike<{ status: number; body: { message?: string; number?: string } }>)[]) {
+    const holder = await t.pool.connect();
+    const waiting = async () => (await t.pool.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n;
+    try {
+      await holder.query('begin');
+      await holder.query(`select id from ${table} where id = $1 for update`, [id]);
+      const replies = [];
+      for (const [k, request] of requests.entries()) {
+        // A supertest request is sent when its `then` is called: Promise.resolve calls it now.
+        replies.push(Promise.resolve(request()));
+        await waitFor(`request ${k + 1} waiting for the lock`, waiting, (n) => n > k);
+      }
+      await holder.query('commit');
+      return await Promise.all(replies);
+    } finally {
+      holder.release();
+    }
+  }
+  const yearlyFee = async (contractId: number, year: number) =>
+    (await t.db.select().from(invoices).where(and(eq(invoices.contract_id, contractId), eq(invoices.document_type_id, 5), eq(invoices.year, year))))[0]!;
+
+  it('an invoice numbered while the switch waits stays whole and keeps its number; the other yearly invoice is split', async () => {
+    const c = await contractWithFees();
+    await api(`/contracts/${c.id}/plan_invoices`).send({});
+    const y1 = await yearlyFee(c.id, 1);
+    const [numbered, switched] = await queuedBehindLock('invoices', y1.id, [
+      () => api(`/invoices/${y1.id}/create_pdf`).send({}),
+      () => api(`/contracts/${c.id}/switch_to_semester_payment`).send({}),
+    ]);
+    expect(numbered!.status, JSON.stringify(numbered!.body)).toBe(200);
+    expect(switched!.status, JSON.stringify(switched!.body)).toBe(200);
+    expect(switched!.body.message).toBe('Switched to semester payment: 1 yearly invoice(s) split into 2 semester invoices over € 4.500,00');
+    const [kept] = await t.db.select().from(invoices).where(eq(invoices.id, y1.id));
+    expect(kept).toMatchObject({ semester: 0, amount: '4500.01', number: expect.stringMatching(/^\d{4}-\d{5}$/) });
+  });
+
+  it('a university fee scheduled while the switch waits refuses the split, and nothing changes', async () => {
+    const c = await contractWithFees();
+    await t.db
+      .update(universities)
+      .set({ payment_amount: '800.00', payment_holder_iban: 'AT611904300234573201', payment_holder_swift: 'BKAUATWWXXX', payment_holder_address: 'Universitätsring 1, 1010 Wien' })
+      .where(eq(universities.id, c.y1_university_id));
+    await api(`/contracts/${c.id}/plan_invoices`).send({});
+    expect((await api(`/contracts/${c.id}/plan_scholarship_payments`).send({})).status).toBe(200);
+    const y1 = await yearlyFee(c.id, 1);
+    const [fee] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.linked_invoice_id, y1.id));
+    const before = await count(c.id);
+    const [scheduled, switched] = await queuedBehindLock('scholarship_payments', fee!.id, [
+      () => api(`/scholarship_payments/${fee!.id}/create_payment`).send({}),
+      () => api(`/contracts/${c.id}/switch_to_semester_payment`).send({}),
+    ]);
+    expect(scheduled!.status, JSON.stringify(scheduled!.body)).toBe(200);
+    expect(switched!.status, JSON.stringify(switched!.body)).toBe(409);
+    expect(switched!.body.message).toMatch(new RegExp(`the university fee ${scheduled!.body.number} of its whole year is scheduled already$`));
+    const [still] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, fee!.id));
+    expect(still!.number).toBe(scheduled!.body.number);
     expect(await count(c.id)).toBe(before);
   });
 });

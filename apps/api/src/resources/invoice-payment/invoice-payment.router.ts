@@ -163,7 +163,16 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
       beforeUpdate: async (tx, changes, current) => {
         const { allow_overpayment, ...rest } = changes;
         // A stored date is not checked again: only the one being set.
-        if (rest.payment_date !== undefined && rest.payment_date !== current.payment_date) checkPaymentDate(rest.payment_date);
+        if (rest.payment_date !== undefined && rest.payment_date !== current.payment_date) {
+          checkPaymentDate(rest.payment_date);
+          // The number carries the payment date's year (decision 021): a date in another year would contradict it.
+          const numberYear = /^P(\d{4})-/.exec(String(current.number))?.[1];
+          const dateYear = String(rest.payment_date).slice(0, 4);
+          if (numberYear && numberYear !== dateYear) {
+            const why = `Payment ID ${String(current.number)} is numbered in ${numberYear}: a payment date in ${dateYear} needs a number of ${dateYear}; delete the payment and book it again with its date`;
+            throw new AppError('BAD_REQUEST', 'Invalid input: payment_date', { payment_date: [why] });
+          }
+        }
         // The schema compares the two when both are sent; one alone is compared with the other as stored.
         if (!commissionWithinAmount({ amount_paid: Number(rest.amount_paid ?? current.amount_paid), commission: Number(rest.commission ?? current.commission) })) {
           throw new AppError('BAD_REQUEST', 'Invalid input: commission', { commission: [COMMISSION_ABOVE_AMOUNT] });

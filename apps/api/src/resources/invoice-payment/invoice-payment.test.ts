@@ -152,7 +152,7 @@ describe('invoice payments: fields, numbers and net amount', () => {
     await expect(t.db.update(invoicePayments).set({ amount_paid: '9.99' }).where(eq(invoicePayments.id, row!.id))).rejects.toMatchObject(within);
   });
 
-  it('refuses a payment date after today (office time zone) with 400 naming payment_date, on create and on edit; today and past dates are fine', async () => {
+  it('refuses a payment date after today (office time zone), or an edit into another year than its number\'s, with 400 naming payment_date; today and past dates are fine', async () => {
     const { contract } = await contractWithStudent();
     const inv = await numbered(contract.id, '500.00');
     const today = todayIn(t.ctx.env.APP_TIMEZONE);
@@ -170,7 +170,15 @@ describe('invoice payments: fields, numbers and net amount', () => {
     expect(edit.status).toBe(400);
     expect(edit.body.errors).toEqual(FUTURE);
     expect(await payment(row.id)).toMatchObject({ payment_date: today, edit_timestamp: row.edit_timestamp });
-    expect((await update(row.id, { payment_date: '2020-02-29' })).body).toMatchObject({ payment_date: '2020-02-29' });
+    const newYear = `${today.slice(0, 4)}-01-01`;
+    expect((await update(row.id, { payment_date: newYear })).body).toMatchObject({ payment_date: newYear });
+    // The number carries its date's year: a date in another year is refused, naming the field (and changes nothing).
+    const otherYear = await update(row.id, { payment_date: '2020-02-29' });
+    expect(otherYear.status).toBe(400);
+    expect(otherYear.body.errors).toEqual({
+      payment_date: [`Payment ID ${row.number} is numbered in ${today.slice(0, 4)}: a payment date in 2020 needs a number of 2020; delete the payment and book it again with its date`],
+    });
+    expect(await payment(row.id)).toMatchObject({ payment_date: newYear });
     // The refused payments took no number of their year.
     expect((await pay(inv.id, 5, { payment_date: today })).number).toBe(`P${today.slice(0, 4)}-${String(Number(row.number.slice(-5)) + 1).padStart(5, '0')}`);
   });

@@ -83,6 +83,11 @@ describe('invoices: planned invoices and their fields', () => {
     const unknown = await api('post', '/invoices').send({ ...valid(3), contract_id: 999999 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors.contract_id).toBeDefined();
+    // Nothing below 0 can ever be invoiced: a planned invoice of -1 is refused when it is planned, not when numbered.
+    const negative = await api('post', '/invoices').send({ ...valid(5), amount: -1 });
+    expect(negative.status).toBe(400);
+    expect(negative.body.errors).toEqual({ amount: ['Amount cannot be negative'] });
+    expect((await api('post', '/invoices').send({ ...valid(6), amount: 0 })).status).toBe(201);
   });
 
   it('keeps contract, year and semester as created (409 naming the field)', async () => {

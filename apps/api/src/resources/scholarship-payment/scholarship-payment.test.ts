@@ -101,6 +101,15 @@ describe('scholarship payments: fields, type 2 and the two views', () => {
     expect(row).toMatchObject({ number: null, contract: contract.application_number, student_name: 'Łukasz Wiśniewski-Żółć', scholarship_payment_type: 'Milestone', amount: 101.5, payment_allowed: false });
   });
 
+  it('refuses an amount below 0 with a 400 naming amount (no transfer can pay it); 0 may be planned', async () => {
+    const before = (await t.db.select().from(scholarshipPayments)).length;
+    const res = await api('post', '/scholarship_payments').send({ ...valid(3), amount: -1 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ amount: ['Amount cannot be negative'] });
+    expect((await t.db.select().from(scholarshipPayments)).length).toBe(before);
+    expect((await api('post', '/scholarship_payments').send({ ...valid(3), amount: 0 })).status).toBe(201);
+  });
+
   it('refuses a university fee (type 2) without a linked invoice or credit note with a 400 naming linked_invoice_id, and stores nothing', async () => {
     const before = (await t.db.select().from(scholarshipPayments)).length;
     const res = await api('post', '/scholarship_payments').send({ ...valid(2), scholarship_payment_type_id: 2 });
