@@ -50,6 +50,12 @@ const fileResponse = (description: string) => ({
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 });
 const ifMatch = { name: 'If-Match', in: 'header', schema: { type: 'string' }, description: 'the edit_timestamp the client saw' };
+const requestKey = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,100}$' },
+  description: 'optional; the same request sent again with the same key is done once and answered as the first (decision 050)',
+};
 const requiredIfMatch = { ...ifMatch, required: true, description: 'the edit_timestamp the client saw (428 without it, 409 when the record changed since)' };
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 
@@ -85,7 +91,8 @@ function actionOperations(r: AnyResource, action: AnyAction): Record<string, Ope
       }
     : undefined;
   if (action.scope === 'record') {
-    const operation = { summary: describe(` on one ${r.title}`), parameters: [action.versioned ? requiredIfMatch : ifMatch], requestBody: uploadBody ?? body(action.input), responses: { 200: answer } };
+    const parameters = [action.versioned ? requiredIfMatch : ifMatch, ...(action.result === 'file' ? [] : [requestKey])];
+    const operation = { summary: describe(` on one ${r.title}`), parameters, requestBody: uploadBody ?? body(action.input), responses: { 200: answer } };
     ops[`POST ${actionPath(r.apiPath, action, 'record')}`] = operation;
     if (action.specPath) ops[action.specPath] = { ...operation, summary: `${operation.summary} (the spec's path)` };
   }
@@ -136,6 +143,7 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
     [`GET /${r.apiPath}/:id`]: { summary: `Get a ${r.title}`, responses: { 200: row } },
     [`POST /${r.apiPath}`]: {
       summary: `Create a ${r.title}`,
+      parameters: [requestKey],
       requestBody: body(r.createSchema),
       responses: { 201: jsonResponse('Created', z.object({ id: z.number().int() })) },
     },

@@ -12,3 +12,4 @@ export * from './invoice.js';
 export * from './dream-apply.js';
 export * from './payment.js';
 export * from './scholarship-payment.js';
+export * from './request-key.js';

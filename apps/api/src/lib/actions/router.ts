@@ -1,9 +1,11 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { actionPath, actionsOf, runsAsBatch, type AnyAction } from '@app/contracts';
+import type { Tx } from '@app/db';
 import type { AppContext } from '../context.js';
 import { actorOf, idParam } from '../crud/crud-router.js';
 import { parseInput } from '../errors.js';
 import { recordEvent } from '../events/record.js';
+import { oncePerKey, requestKeyOf } from '../crud/request-key.js';
 import { startBatch, startImport } from '../batch/batch-service.js';
 import { sendFile } from '../files/download.js';
 import { acceptUpload, uploadOf } from '../files/upload.js';
@@ -43,7 +45,11 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
       const input = inputOf(action, req);
       const file = action.upload ? uploadOf(req).file : undefined;
       const version = req.get('If-Match') ?? undefined;
-      const outcome = await ctx.db.transaction((tx) => runRecordAction(ctx, tx, mod, action, { id, input, actor: actorOf(req), version, file }));
+      const actor = actorOf(req);
+      const run = (tx: Tx) => runRecordAction(ctx, tx, mod, action, { id, input, actor, version, file });
+      // Sent again with its Idempotency-Key, an action is done once (decision 050); a file is made anew each time.
+      const key = action.result === 'file' ? undefined : requestKeyOf(req);
+      const outcome = await ctx.db.transaction((tx) => (key ? oncePerKey(tx, actor, key, async () => ({ message: (await run(tx)).message })) : run(tx)));
       await answer(action, res, outcome, id);
     };
     if (!action.upload) return [handle];

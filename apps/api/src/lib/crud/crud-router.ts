@@ -3,6 +3,7 @@ import { AppError, idSchema } from '@app/contracts';
 import { queryRoute, route } from '../routes.js';
 import type { Actor, CrudService } from './crud-service.js';
 import { parseListQuery } from './list-query.js';
+import { requestKeyOf } from './request-key.js';
 
 /** The record id of a path: a positive `integer` (int4), else 400. */
 export function idParam(value: unknown): number {
@@ -34,7 +35,7 @@ export function crudRouter(service: CrudService): Router {
   if (resource.readOnly) return router;
 
   route(router, 'post', base, async (req, res) => {
-    res.status(201).json(await service.create(req.body, actorOf(req)));
+    res.status(201).json(await service.create(req.body, actorOf(req), { requestKey: requestKeyOf(req) }));
   });
 
   route(router, 'put', `${base}/:id`, async (req, res) => {

@@ -27,6 +27,7 @@ import { parseInput } from '../errors.js';
 import { describeChanges, diffFields, recordEvent, type EventInput } from '../events/record.js';
 import { withdrawMailsOf } from '../mail/withdraw.js';
 import { filledParams, prepareNamed, prepareUnnamed, rowLimit, withPlaceholders, writeSql, type PreparedStatement } from '../prepared.js';
+import { oncePerKey, type RequestKey } from './request-key.js';
 
 export type Row = Record<string, unknown>;
 /** A quick filter in parts (CrudConfig `searchParts`). */
@@ -171,6 +172,8 @@ export interface WriteOptions {
   tx?: Tx;
   /** The event type of an update (`bulkEdit` for Bulk Edit rows). */
   eventType?: EventTypeKey;
+  /** A create sent with an Idempotency-Key (decision 050): done once, a repeat answers the first's id. */
+  requestKey?: RequestKey;
 }
 
 /** The column each value made by `sortedBy` orders as. */
@@ -1056,7 +1059,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     async create(input: unknown, actor: Actor, options: WriteOptions = {}): Promise<{ id: number }> {
       refuseUnknownFields(resource.createSchema, input);
       const parsed = parseInput(resource.createSchema, input, resource.title.toLowerCase()) as Row;
-      return inTransaction(options.tx, async (tx) => {
+      return inTransaction(options.tx, (tx) => oncePerKey(tx, actor, options.requestKey, async () => {
         const values = hooks.beforeCreate ? await hooks.beforeCreate(tx, parsed, actor) : parsed;
         const [inserted] = await tx
           .insert(table)
@@ -1067,7 +1070,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
         await recordEvent(tx, { ...event('create', row, actor.user), message: `Created ${resource.title} ${reference(row)}`, changes: createdValues(row) });
         await hooks.afterChange?.(tx, { op: 'create', id, row }, actor);
         return { id };
-      });
+      }));
     },
 
     /**

@@ -29,7 +29,8 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { listAction, recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { checksumOf, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
-import { createCrudService, moneyValue, type Actor, type Join, type Row } from '../../lib/crud/crud-service.js';
+import { createCrudService, moneyValue, type Actor, type Join, type Row, type WriteOptions } from '../../lib/crud/crud-service.js';
+import { oncePerKey } from '../../lib/crud/request-key.js';
 import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
 import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
@@ -129,7 +130,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
    * credited on it, paid or not (computed in SQL, lib/invoicing/money.ts; decision 036), numbered `CN-` + its
    * number (`-2` for a second one), dated today, its PDF rendered and stored.
    */
-  async function createCreditNote(input: unknown, actor: Actor, tx?: Tx): Promise<{ id: number }> {
+  async function createCreditNote(input: unknown, actor: Actor, options: WriteOptions = {}): Promise<{ id: number }> {
     const given = parseInput(CreditNoteCreateSchema, input, 'credit note');
     const work = async (tx: Tx) => {
       const [source] = await tx.select().from(i).where(eq(i.id, given.linked_invoice_id)).for('update');
@@ -193,12 +194,14 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       });
       return { id };
     };
-    return tx ? work(tx) : ctx.db.transaction(work);
+    // A credit note sent again with its Idempotency-Key is made once (decision 050).
+    const done = (tx: Tx) => oncePerKey(tx, actor, options.requestKey, () => work(tx));
+    return options.tx ? done(options.tx) : ctx.db.transaction(done);
   }
 
   const service: typeof base = {
     ...base,
-    create: (input, actor, options = {}) => (isCreditNoteInput(input) ? createCreditNote(input, actor, options.tx) : base.create(input, actor, options)),
+    create: (input, actor, options = {}) => (isCreditNoteInput(input) ? createCreditNote(input, actor, options) : base.create(input, actor, options)),
   };
 
   return defineModule(ctx, service, [

@@ -266,6 +266,30 @@ describe("an action's input dialog", () => {
     expect(api.last('POST /gadgets/1/rename')!.body).toEqual({ name: 'Cog' });
   });
 
+  it('sends one Idempotency-Key on every try until the action is done, and a new one for the next (decision 050)', async () => {
+    const renamed = { ...planned, name: 'Cog', edit_timestamp: LATER };
+    const { user, api } = renderGadget('/gadget/planned/1', { 'POST /gadgets/1/rename': failure(502, 'Bad gateway') });
+    await user.click(await screen.findByRole('button', { name: 'Rename' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rename' });
+    await user.type(within(dialog).getByLabelText(/^New name/), 'Cog');
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    // The answer was lost: the second try is the same request, which the server does once.
+    api.on('POST /gadgets/1/rename', { body: renamed });
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const keys = api.sent('POST /gadgets/1/rename').map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+    const again = await screen.findByRole('dialog', { name: 'Rename' });
+    await user.type(within(again).getByLabelText(/^New name/), 'Wheel');
+    await user.click(within(again).getByRole('button', { name: 'Rename' }));
+    await waitFor(() => expect(api.sent('POST /gadgets/1/rename')).toHaveLength(3));
+    expect(api.last('POST /gadgets/1/rename')!.headers['idempotency-key']).not.toBe(keys[0]);
+  });
+
   it('is not closed by Escape once something was typed; Cancel closes it', async () => {
     const { user } = renderGadget('/gadget/planned/1');
     await user.click(await screen.findByRole('button', { name: 'Rename' }));

@@ -4,6 +4,7 @@ import { Button, Group, Menu, Tooltip } from '@mantine/core';
 import { whyNotOffered, type AnyAction, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { ChevronDownIcon } from '../../lib/icons';
+import { useRequestKey } from '../../lib/request-key';
 import type { Detail } from '../detail/use-detail';
 import { actionFieldDefs, recordActionsOf } from './actions';
 import { InputDialog } from './input-dialog';
@@ -92,9 +93,19 @@ function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) 
 function ActionButton({ resource, action, record, onRecord, held }: ActionProps) {
   const mutation = useRecordAction(resource, action, onRecord);
   const [asking, setAsking] = useState(false);
+  // Asked again after a lost answer, the action is done once (decision 050); once done, the next is a new one.
+  const requestKey = useRequestKey();
   // The dialog stays open with what was typed until the action is done: a refusal (409) is corrected in place.
   const run = (input: Record<string, unknown> = {}, onDone?: () => void) =>
-    mutation.mutate({ id: record.id, input, version: record.edit_timestamp }, { onSuccess: onDone });
+    mutation.mutate(
+      { id: record.id, input, version: record.edit_timestamp, requestKey: requestKey.headers() },
+      {
+        onSuccess: () => {
+          requestKey.done();
+          onDone?.();
+        },
+      },
+    );
   const reason = whyNotOffered(action, record);
   const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
   return (

@@ -21,6 +21,8 @@ export interface RecordActionCall {
   version?: string | null;
   /** An upload's file (sent as multipart, field of the action's upload spec). */
   file?: File;
+  /** The Idempotency-Key header of this request (decision 050). */
+  requestKey?: Record<string, string>;
 }
 
 /**
@@ -34,11 +36,11 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...recordActionKey(resource.key), action.name],
-    mutationFn: async ({ id, input = {}, version, file }: RecordActionCall) => {
+    mutationFn: async ({ id, input = {}, version, file, requestKey }: RecordActionCall) => {
       // The call the spec names, where it names one (spec §7: `PUT /contracts/{id}/update_status`).
       const [method, template] = (action.specPath ? action.specPath.split(' ') : ['POST', actionPath(resource.apiPath, action, 'record')]) as ['PUT' | 'POST', string];
       const path = template.replace(':id', encodeURIComponent(String(id)));
-      const headers = version ? { 'If-Match': version } : undefined;
+      const headers = { ...(version ? { 'If-Match': version } : {}), ...requestKey };
       if (file) return { row: await api.upload<Row>(path, file, action.upload?.field ?? 'file', { headers }) };
       if (action.result === 'file') {
         return { message: saveFile(await apiDownload(path, { body: input, headers }), action.filename ?? 'download') };

@@ -311,7 +311,7 @@ describe('detail', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Saved');
   });
 
-  it('shows the 409 message when creating is refused, and "Server error while saving new" on other failures', async () => {
+  it('shows the 409 message when creating is refused, and "Server error while saving new" on other failures; every try sends one key', async () => {
     const api = countryApi({ 'POST /countries': failure(409, 'A Country with this Code already exists') });
     const { user } = renderApp('/country/new', api);
     await user.type(await screen.findByLabelText(/^Code/), 'DE');
@@ -324,6 +324,11 @@ describe('detail', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while saving new');
+    // Each try of the one new record carries the same Idempotency-Key: the server creates it once (decision 050).
+    const keys = api.sent('POST /countries').map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('offers neither Edit nor Delete to a Reader, and ignores ?mode=edit', async () => {

@@ -7,6 +7,7 @@ import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
+import { useRequestKey } from '../../lib/request-key';
 import { fieldSchema, isRequiredSchema, requiredByRules } from '../fields/required';
 import { emptiedByNarrowing, type FieldDef } from '../fields/types';
 import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
@@ -294,11 +295,13 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
 
   const invalidateLists = useCallback(() => refreshAfterWrite(queryClient, descriptor.key), [queryClient, descriptor.key]);
 
+  // Saving a new record again after a lost answer creates it once (decision 050).
+  const requestKey = useRequestKey();
   const saveMutation = useMutation({
     mutationFn: async (flags: Values): Promise<{ created?: number | string; row?: Row }> => {
       if (mode === 'new') {
         const body = { ...(validation.createBody ?? validation.parsed), ...flags };
-        const { id: created } = await api.post<{ id: number | string }>(`/${descriptor.apiPath}`, body);
+        const { id: created } = await api.post<{ id: number | string }>(`/${descriptor.apiPath}`, body, { headers: requestKey.headers() });
         return { created };
       }
       const from = base.current;
@@ -314,6 +317,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     },
     onSuccess: async ({ created, row }) => {
       if (created !== undefined) {
+        requestKey.done();
         alerts.showSuccess('Saved');
         leaveGuard.release();
         navigate(`${routes.detail}/${created}`, { replace: true });

@@ -7,6 +7,7 @@ import { api } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { refreshAfterWrite } from '../../lib/query-keys';
+import { useRequestKey } from '../../lib/request-key';
 import { InputDialog } from '../../machinery/actions/input-dialog';
 import type { Detail } from '../../machinery/detail/use-detail';
 import type { FieldDef } from '../../machinery/fields/types';
@@ -31,9 +32,13 @@ export function CreditNoteButton({ detail }: { detail: Detail }) {
   const [asking, setAsking] = useState(false);
   const record = detail.record;
   const label = record ? creditNoteCommand(record as { pro_forma?: unknown; document_type_id?: unknown }) : 'Create Credit Note';
+  // Sent again after a lost answer, the credit note is made once (decision 050).
+  const requestKey = useRequestKey();
   const create = useMutation({
-    mutationFn: (input: Record<string, unknown>) => api.post<{ id: number }>(`/${invoiceResource.apiPath}`, { ...input, linked_invoice_id: Number(record!.id) }),
+    mutationFn: (input: Record<string, unknown>) =>
+      api.post<{ id: number }>(`/${invoiceResource.apiPath}`, { ...input, linked_invoice_id: Number(record!.id) }, { headers: requestKey.headers() }),
     onSuccess: async ({ id }) => {
+      requestKey.done();
       setAsking(false);
       await refreshAfterWrite(queryClient, invoiceResource.key);
       void navigate(`/invoice/creditnote/${id}`);
