@@ -60,3 +60,47 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(String(student.email_address));
 });
+
+/**
+ * Decision 051: an amount typed as the screens show it (`1.000,00`) is that amount, and the next payment of the
+ * same invoice, started from its row again, starts from what is still open, not from what the screen read before.
+ */
+test('a second payment of an invoice starts from what the first left open; an amount typed as shown is that amount', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const refs = await contractReferences(request, suffix);
+  const student = { ...studentData(suffix, await countryId(request, 'Germany'), 'Mia'), email_address: `mia.${suffix}@example.org` };
+  const studentId = await createRecord(request, 'students', student);
+  const contractId = await createRecord(request, 'contracts', contractData(refs, studentId, `PAY2-${suffix}`));
+  const invoiceId = await createRecord(request, 'invoices', {
+    contract_id: contractId,
+    year: 1,
+    semester: 0,
+    description: 'Participation fee year 1',
+    amount: 1234.56,
+    planned_date: '2026-03-01',
+    document_type_id: 5,
+  });
+  const token = await apiToken(request);
+  const numbered = await request.post(`/api/v1.0/invoices/${invoiceId}/create_pdf`, { data: { invoice_date: '2026-03-05' }, headers: { Authorization: `Bearer ${token}` } });
+  expect(numbered.status(), await numbered.text()).toBe(200);
+  const invoiceNumber = ((await numbered.json()) as { number: string }).number;
+
+  await login(page);
+  const invoices = `/#/invoices/numbered?contract_id=${contractId}`;
+  await page.goto(invoices);
+  await page.getByRole('link', { name: `New payment for invoice ${invoiceNumber}` }).click();
+  await expect(page.getByLabel(/^Amount Paid/)).toHaveValue('€ 1.234,56');
+  await page.getByLabel(/^Amount Paid/).fill('1.000,00');
+  await page.getByLabel(/^Payment Date/).fill('10-03-2026');
+  await page.getByLabel(/^Payment Date/).press('Tab');
+  await expect(page.getByLabel(/^Amount Paid/)).toHaveValue('€ 1.000,00');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/Invoice Payment\s*P2026-\d{5}/);
+  await expect(page.getByLabel(/^Amount Paid/)).toHaveValue('€ 1.000,00');
+
+  // The same row's button again, in the same tab: what is open now.
+  await page.goto(invoices);
+  await page.getByRole('link', { name: `New payment for invoice ${invoiceNumber}` }).click();
+  await expect(page.getByText(`Payment of invoice ${invoiceNumber}`)).toContainText('€ 234,56 open');
+  await expect(page.getByLabel(/^Amount Paid/)).toHaveValue('€ 234,56');
+});

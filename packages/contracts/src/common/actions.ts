@@ -103,6 +103,11 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
     label: string;
     preview?: boolean;
     confirm?: string;
+    /**
+     * Its rows take numbers (invoice, payment numbers): a run does them strictly one after another in row order,
+     * so the numbers go to the rows as its preview showed them (decision 051).
+     */
+    inOrder?: boolean;
     /** Several Batch menu entries running the action with a fixed input (Send Email, Send Email Reminder). */
     variants?: readonly { label: string; input: z.input<Input> }[];
   };

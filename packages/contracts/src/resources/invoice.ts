@@ -177,7 +177,7 @@ const createPdf = defineAction({
   offeredWhen: (row) => (isNumbered(row) ? `Invoice ${String(row.number)} is already numbered` : null),
   // A number taken is never given back (numbers are gapless): asked first (decision 042).
   confirm: 'Create the invoice now? It takes the next invoice number, which cannot be given back.',
-  batch: { label: 'Create Invoice', preview: true, confirm: 'First a preview: the number and amount each invoice would get, and which are refused and why. Nothing is numbered until you confirm.' },
+  batch: { label: 'Create Invoice', preview: true, inOrder: true, confirm: 'First a preview: the number and amount each invoice would get, and which are refused and why. Nothing is numbered until you confirm.' },
   failureText: 'creating pdf',
 });
 

@@ -116,7 +116,7 @@ const createPayment = defineAction({
   level: 'user',
   views: ['planned'],
   offeredWhen: (row) => (isNumbered(row) ? `Payment ${String(row.number)} is already numbered` : null),
-  batch: { label: 'Schedule Payments', preview: true },
+  batch: { label: 'Schedule Payments', preview: true, inOrder: true },
   batchPath: 'POST /scholarship_payments/create_payments',
   failureText: 'creating payment',
 });

@@ -96,7 +96,9 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       .where(and(eq(batchRunRows.run_id, run.id), eq(batchRunRows.status, 'pending')))
       .orderBy(asc(batchRunRows.position))
       .limit(1)
-      .for('update', { skipLocked: true });
+      // Rows that take numbers are done in row order (decision 051): the next row waits for the one before it,
+      // which holds the number counter until it commits. Other rows are shared out, passing over locked ones.
+      .for('update', action.batch?.inOrder ? undefined : { skipLocked: true });
     if (!row) return false;
     let ok = true;
     let message: string | null = null;

@@ -132,8 +132,7 @@ describe('field kinds', () => {
     expect(box).toHaveValue('€ 1.234,50');
     await user.clear(box);
     expect(wire()).toBeNull();
-    await user.type(box, '99.999');
-    // The third decimal is refused as it is typed.
+    await user.type(box, '99.99');
     expect(wire()).toBe(99.99);
     await user.tab();
     expect(box).toHaveValue('€ 99,99');
@@ -143,26 +142,49 @@ describe('field kinds', () => {
     expect(wire()).toBe(4500.5);
     await user.tab();
     expect(box).toHaveValue('€ 4.500,50');
-    await user.clear(box);
-    await user.type(box, '99.99');
-    // Arrow keys step by one cent.
-    await user.click(box);
-    await user.keyboard('{ArrowUp}');
-    expect(wire()).toBe(100);
     expect(screen.queryByRole('button', { name: /clear/i })).not.toBeInTheDocument();
+  });
+
+  it('money: an amount typed as the field shows it is read so: 1.500 is fifteen hundred, never € 1,50 (decision 051)', async () => {
+    const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10 });
+    const box = input(/^Amount/);
+    for (const [typed, amount, shown] of [
+      ['1.500', 1500, '€ 1.500,00'],
+      ['1.234,56', 1234.56, '€ 1.234,56'],
+      ['1,234.56', 1234.56, '€ 1.234,56'],
+      ['€ 5.000,00', 5000, '€ 5.000,00'],
+      ['-12,5', -12.5, '€ -12,50'],
+    ] as const) {
+      await user.clear(box);
+      await user.type(box, typed);
+      expect(wire(), typed).toBe(amount);
+      await user.tab();
+      expect(box, typed).toHaveValue(shown);
+    }
+  });
+
+  it('money: letters are not dropped in silence: the text stays and is refused by name', async () => {
+    const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10 });
+    const box = input(/^Amount/);
+    await user.clear(box);
+    await user.type(box, '12a0');
+    await user.tab();
+    expect(box).toHaveValue('12a0');
+    expect(wire()).toBe('12a0');
+    expect(kindError({ name: 'amount', label: 'Amount', kind: 'money' }, '12a0')).toBe('"12a0" is not an amount: enter it as 1.234,56');
+    expect(kindError({ name: 'amount', label: 'Amount', kind: 'money' }, 1500)).toBeUndefined();
   });
 
   it('money: a pasted amount is read in either convention', async () => {
     const { user, wire } = renderField({ name: 'amount', label: 'Amount', kind: 'money' }, { value: 10 });
-    await user.click(input(/^Amount/));
+    await user.tripleClick(input(/^Amount/));
     await user.paste('1500.25');
     expect(wire()).toBe(1500.25);
+    await user.tab();
     expect(input(/^Amount/)).toHaveValue('€ 1.500,25');
-    expect(input(/^Amount/)).toHaveFocus();
     await user.tripleClick(input(/^Amount/));
     await user.paste('€ 2.345,60');
     expect(wire()).toBe(2345.6);
-    expect(input(/^Amount/)).toHaveValue('€ 2.345,60');
   });
 
   it('money: a new value of 0 shows as € 0,00', () => {

@@ -2,7 +2,7 @@ import { useState, type ComponentProps, type ComponentType } from 'react';
 import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
-import { formatDateTime, isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
+import { formatDateTime, formatMoney, isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
 import type { QueryValue } from '../../lib/api-client';
 import { useChoices, useSearchedChoices } from '../choices/use-choices';
 import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
@@ -132,34 +132,35 @@ function NumberField(props: FieldInputProps) {
  * Euro amounts as everywhere else (`€ 1.234,50`, DESIGN §6): two decimals, step 0.01 (spec §5, §9); a typed `.`
  * or `,` both start the cents. The value is a JSON number.
  */
+/** An amount as every list shows it (`€ 1.234,50`); a text that is no amount, as typed. */
+function shownAmount(value: unknown): string {
+  if (typeof value === 'number') return formatMoney(value);
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * An amount, typed in either convention and read as `parseAmount` reads it (decision 051): `1.500` is fifteen
+ * hundred, as the field shows it (`€ 1.500,00`); `12.50` and `12,50` are twelve fifty. While the user types, the
+ * text is theirs and the form holds the amount it reads, or the text itself when it is none (`12a0`), which the
+ * kind refuses by name: nothing typed is dropped in silence. Left, the field shows the amount formatted.
+ */
 function MoneyField(props: FieldInputProps) {
-  const own = useOwnText(props.value, props.onChange);
-  // A paste starts the input afresh with the amount read; the new input keeps the focus.
-  const [pasted, setPasted] = useState(false);
+  const { value, onChange, readOnly } = props;
+  const [typing, setTyping] = useState<string | null>(null);
   return (
-    <NumberInput
+    <TextInput
       {...inputProps(props)}
-      key={own.key}
-      defaultValue={own.defaultValue}
-      onChange={own.onChange}
-      onPaste={(e) => {
-        // A pasted amount is read in either convention: `1500.25` must not become € 150.025,00.
-        const amount = parseAmount(e.clipboardData.getData('text'));
-        if (amount === null || props.readOnly) return;
-        e.preventDefault();
-        setPasted(true);
-        props.onChange(amount);
+      value={typing ?? shownAmount(value)}
+      onFocus={() => {
+        if (!readOnly) setTyping(shownAmount(value));
       }}
-      autoFocus={pasted}
-      onBlur={() => setPasted(false)}
-      prefix="€ "
-      thousandSeparator="."
-      decimalSeparator=","
-      allowedDecimalSeparators={[',', '.']}
-      decimalScale={2}
-      fixedDecimalScale
-      step={0.01}
-      hideControls={props.readOnly}
+      onChange={(e) => {
+        if (readOnly) return;
+        const typed = e.currentTarget.value;
+        setTyping(typed);
+        onChange(typed.trim() === '' ? '' : (parseAmount(typed) ?? typed));
+      }}
+      onBlur={() => setTyping(null)}
       inputMode="decimal"
     />
   );
@@ -405,9 +406,11 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
   money: {
     toForm: toNumber,
     toWire: (form) => {
-      const wire = numberToWire(form);
+      // Typed text is read as the field reads it; text that is no amount goes on as it is and fails by name.
+      const wire = typeof form === 'string' && form.trim() !== '' ? (parseAmount(form) ?? form) : numberToWire(form);
       return typeof wire === 'number' ? roundCents(wire) : wire;
     },
+    invalid: (form) => (typeof form === 'string' && form.trim() !== '' && parseAmount(form) === null ? `"${form}" is not an amount: enter it as 1.234,56` : undefined),
     Input: MoneyField,
   },
   date: {

@@ -8,7 +8,7 @@ import { queryKeys } from '../../lib/query-keys';
 import type { Detail } from '../../machinery/detail/use-detail';
 
 /**
- * A new payment from a numbered invoice (`/invoicepayment/new?invoice_id=…`, spec §2): the invoice is read once
+ * A new payment from a numbered invoice (`/invoicepayment/new?invoice_id=…`, spec §2): the invoice is read afresh
  * and its contract, student and open amount become the route's presets (amount paid = what is still open), so
  * the form starts from them like from any preset; the contract narrows the invoice list to its own. A preset the
  * route already has is kept.
@@ -21,7 +21,9 @@ export function PaymentPresets({ detail }: { detail: Detail }) {
     queryFn: ({ signal }) => api.get<Invoice>(`/${invoiceResource.apiPath}/${encodeURIComponent(invoiceId!)}`, { signal }),
     enabled: invoiceId !== null && /^\d+$/.test(invoiceId),
   });
-  const invoice = query.data;
+  // Only the invoice as read now: a copy kept from an earlier screen still shows the open amount before the last
+  // payment, and a preset is taken once (decision 051).
+  const invoice = query.isFetchedAfterMount ? query.data : undefined;
   useEffect(() => {
     if (!invoice || params.has('contract_id')) return;
     setParams(
