@@ -103,4 +103,14 @@ describe('alerts', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
+
+  it('takes the errors away once something succeeds: the retry answered them (decision 052)', () => {
+    renderAlerts();
+    press('error');
+    expect(screen.getByRole('alert')).toBeInTheDocument();
+    press('success');
+    passTime(1000);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Saved');
+  });
 });

@@ -5,6 +5,7 @@ import { screenPaths } from '../resources/screens';
 import { AppLayout } from './layout';
 import { LoginPage } from './login-page';
 import { ComingSoonPage, HomePage, NotFoundPage } from './pages';
+import { RouteError } from './route-error';
 import { plannedScreens } from './screens';
 
 const built = new Set(screenPaths());
@@ -24,6 +25,45 @@ function lazyScreen(path: string): RouteObject {
   };
 }
 
+/** The screens inside the app's frame. */
+const screenRoutes: RouteObject[] = [
+  { index: true, element: <HomePage /> },
+  ...screenPaths().map(lazyScreen),
+  {
+    path: '/config',
+    lazy: async () => {
+      const { ConfigPage } = await import('./config/config-page');
+      return {
+        element: (
+          <RequireLevel level={uiPermissions['route.config']}>
+            <ConfigPage />
+          </RequireLevel>
+        ),
+      };
+    },
+  },
+  {
+    path: '/scholarshippayments/by_scholarship',
+    lazy: async () => {
+      const { ScholarshipOverviewPage } = await import('../resources/scholarship-payment/scholarship-overview');
+      return { element: <ScholarshipOverviewPage /> };
+    },
+  },
+  ...plannedScreens
+    .filter((s) => !built.has(s.path))
+    .map((s) => ({
+      path: s.path,
+      element: s.level ? (
+        <RequireLevel level={s.level}>
+          <ComingSoonPage title={s.title} />
+        </RequireLevel>
+      ) : (
+        <ComingSoonPage title={s.title} />
+      ),
+    })),
+  { path: '*', element: <NotFoundPage /> },
+];
+
 /** The route table (spec §2), shared by the hash router of the app and the memory router of the tests. */
 export const routes: RouteObject[] = [
   {
@@ -42,41 +82,12 @@ export const routes: RouteObject[] = [
       </RequireAuth>
     ),
     children: [
-      { index: true, element: <HomePage /> },
-      ...screenPaths().map(lazyScreen),
       {
-        path: '/config',
-        lazy: async () => {
-          const { ConfigPage } = await import('./config/config-page');
-          return {
-            element: (
-              <RequireLevel level={uiPermissions['route.config']}>
-                <ConfigPage />
-              </RequireLevel>
-            ),
-          };
-        },
+        // A screen that fails (its code gone after an update) is said in words inside the app's frame (decision 052).
+        errorElement: <RouteError />,
+        children: screenRoutes,
       },
-      {
-        path: '/scholarshippayments/by_scholarship',
-        lazy: async () => {
-          const { ScholarshipOverviewPage } = await import('../resources/scholarship-payment/scholarship-overview');
-          return { element: <ScholarshipOverviewPage /> };
-        },
-      },
-      ...plannedScreens
-        .filter((s) => !built.has(s.path))
-        .map((s) => ({
-          path: s.path,
-          element: s.level ? (
-            <RequireLevel level={s.level}>
-              <ComingSoonPage title={s.title} />
-            </RequireLevel>
-          ) : (
-            <ComingSoonPage title={s.title} />
-          ),
-        })),
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
+

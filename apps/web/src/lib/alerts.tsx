@@ -13,9 +13,14 @@ export interface Alerts {
   showFailure: (error: unknown, action: string) => void;
   /** Removes every alert (at logout: the next user must not see this one's). */
   clear: () => void;
+  /** Removes the error alerts: another screen was opened (decision 052). */
+  clearErrors: () => void;
 }
 
-/** Success toasts go away by themselves; errors stay until dismissed. */
+/**
+ * Success toasts go away by themselves; errors stay until dismissed, until something succeeds (the error was
+ * answered: the retry worked), or until another screen is opened (decision 052).
+ */
 const SUCCESS_VISIBLE_MS = 6000;
 
 export function failureMessage(error: unknown, action: string): string | null {
@@ -33,10 +38,20 @@ let sequence = 0;
  * A dismissible toast (spec §8): red for errors, announced at once (role alert); green for success, announced
  * politely (role status). One toast per kind and message: saving twice in a row shows one "Saved".
  */
+const shownErrors = new Set<string>();
+
+function clearErrors(): void {
+  for (const id of shownErrors) notifications.hide(id);
+  shownErrors.clear();
+}
+
 function show(kind: AlertKind, message: string): void {
   const error = kind === 'error';
+  const id = `${kind}:${message}`;
+  if (error) shownErrors.add(id);
+  else clearErrors();
   notifications.show({
-    id: `${kind}:${message}`,
+    id,
     message,
     color: error ? 'red' : 'green',
     role: error ? 'alert' : 'status',
@@ -54,7 +69,11 @@ const alerts: Alerts = {
     const message = failureMessage(error, action);
     if (message) show('error', message);
   },
-  clear: () => notifications.clean(),
+  clear: () => {
+    shownErrors.clear();
+    notifications.clean();
+  },
+  clearErrors,
 };
 
 /** The app's alerts, drawn as toasts by the `Notifications` of the app's providers. */

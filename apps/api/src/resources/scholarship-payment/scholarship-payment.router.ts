@@ -121,6 +121,12 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
   const holderNamed = sql`coalesce(nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), '')) is not null`;
   const payee = <T>(university: SQL | AnyPgColumn, holder: SQL | AnyPgColumn, student: SQL | AnyPgColumn) =>
     sql<T>`case when ${isUniversity} then ${university} when ${holderNamed} then ${holder} else ${student} end`;
+  // A holder who is the student (the student's own name typed as holder, decision 052) and gave no address of
+  // their own is paid at the student's address: the transfer carries an address whenever one is known.
+  const holderIsStudentWithoutAddress = sql`lower(concat_ws(' ', nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), ''))) = lower(trim(${s.first_name}) || ' ' || trim(${s.last_name}))
+    and nullif(trim(${s.payment_holder_address}), '') is null and nullif(trim(${s.payment_holder_zip_city}), '') is null`;
+  const payeeAddress = <T>(university: SQL | AnyPgColumn, holder: SQL | AnyPgColumn, student: SQL | AnyPgColumn) =>
+    sql<T>`case when ${isUniversity} then ${university} when ${holderNamed} and not (${holderIsStudentWithoutAddress}) then ${holder} else ${student} end`;
   return db
     .select({
       id: sp.id,
@@ -154,9 +160,9 @@ async function paymentDetails(db: DbOrTx, where: SQL) {
       ),
       payee_iban: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_iban} else ${s.payment_bank_iban} end`,
       payee_bic: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_swift} else ${s.payment_bank_swift} end`,
-      payee_street: payee<string | null>(universities.payment_holder_address, s.payment_holder_address, s.address),
-      payee_zip_city: payee<string | null>(sql`null`, s.payment_holder_zip_city, sql`concat_ws(' ', ${s.zip}, ${s.city})`),
-      payee_country: sql<string | null>`(select c.cntry_code from ${countries} c where c.id = ${payee(sql`null::int`, s.payment_holder_cntry_id, s.cntry_id)})`,
+      payee_street: payeeAddress<string | null>(universities.payment_holder_address, s.payment_holder_address, s.address),
+      payee_zip_city: payeeAddress<string | null>(sql`null`, s.payment_holder_zip_city, sql`concat_ws(' ', ${s.zip}, ${s.city})`),
+      payee_country: sql<string | null>`(select c.cntry_code from ${countries} c where c.id = ${payeeAddress(sql`null::int`, s.payment_holder_cntry_id, s.cntry_id)})`,
       // The reference the payee asked to see on each transfer: the university's for its student, else the account's.
       reference: sql<string | null>`nullif(trim(case when ${isUniversity} then ${s.university_payment_reference} else ${s.payment_bank_reference} end), '')`,
     })

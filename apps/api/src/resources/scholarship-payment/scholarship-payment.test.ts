@@ -439,6 +439,27 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     expect(xml).not.toContain('Luca Bianchi');
   });
 
+  it("pays a student who typed their own name as holder, and no holder address, at the student's address (decision 052)", async () => {
+    const self = await createStudent(t.db, {
+      first_name: 'Ana',
+      last_name: 'Lima',
+      payment_holder_first_name: ' ana ',
+      payment_holder_last_name: 'LIMA',
+      address: 'Rua Nova 3',
+      zip: '4000-001',
+      city: 'Porto',
+      ...bank,
+    });
+    const [id] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: self.id })).id, description: 'Monthly allowance' });
+    const res = await download('/scholarship_payments/export_payments', { ids: [id] });
+    expect(res.status, res.body.toString()).toBe(200);
+    const [header, row] = await readSheet(res.body);
+    expect(row![header!.indexOf('Payee Address')]).toMatch(/^Rua Nova 3, 4000-001 Porto/);
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
+    expect(xml).toMatch(/<Cdtr><Nm>ana LIMA<\/Nm><PstlAdr>(<Ctry>[A-Z]{2}<\/Ctry>)?<AdrLine>Rua Nova 3<\/AdrLine><AdrLine>4000-001 Porto<\/AdrLine><\/PstlAdr><\/Cdtr>/);
+  });
+
   it("pays a university fee to the university with the student's university reference, name and application number", async () => {
     const [uni] = await t.db
       .insert(universities)
