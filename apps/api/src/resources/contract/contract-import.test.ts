@@ -126,8 +126,12 @@ describe('the contract import template', () => {
     const program = sheet.getCell(`${col('Program')}2`).dataValidation;
     expect(program.type).toBe('list');
     expect(program.formulae![0]).toMatch(/^Lists!\$[A-Z]+\$2:\$[A-Z]+\$\d+$/);
-    // The Lists sheet holds the database's programs.
+    // The Lists sheet holds the database's programs, and the example row names ones that exist here.
     expect(sheetValues(lists).flat()).toContain(refs.program.shortname);
+    const [listHeader, ...listRows] = sheetValues(lists);
+    const listOf = (title: string) => listRows.map((r) => r[listHeader!.indexOf(title)]).filter((v) => v !== undefined && v !== null);
+    const exampleOf = (title: string) => example![header!.indexOf(title)];
+    for (const title of ['Program', 'University Y1', 'University Y2', 'Scholarship', 'Country']) expect(listOf(title), title).toContain(exampleOf(title));
     const explained = sheetValues(help).map((r) => r[0]);
     for (const c of CONTRACT_IMPORT_COLUMNS) expect(explained).toContain(c.title);
   });
@@ -226,7 +230,7 @@ describe('contract import from Excel', () => {
     expect(message).toContain('Program: "No such program" is not known');
     expect(message).toContain('Country: "Atlantis" is not known');
     expect(message).toContain('E-mail: Email address must be a valid e-mail address');
-    expect(message).toContain('Start Date: must be a date (YYYY-MM-DD)');
+    expect(message).toContain('Start Date: must be a date: a date cell, YYYY-MM-DD or DD-MM-YYYY');
     expect(message).toContain('Round: must be 0 to 5');
     // A reference not found is named once, not again as "required".
     expect(message).not.toContain('Country is required');

@@ -89,7 +89,8 @@ class Problems {
     for (const issue of error.issues) {
       const key = String(issue.path[0] ?? '');
       if (key === 'student_id') continue;
-      this.add(key, issue.message);
+      // A sheet takes a date cell or either way of writing it (the Explanation sheet says so); the form's wording is of the API.
+      this.add(key, issue.message.replace(/must be a date \(YYYY-MM-DD\)$/, 'must be a date: a date cell, YYYY-MM-DD or DD-MM-YYYY'));
     }
   }
   throwIfAny() {
@@ -503,7 +504,14 @@ export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[
   sheet.columns = columns.map((c) => ({ header: c.title, key: c.key, width: Math.max(14, c.title.length + 4) }));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, c.example])));
+  // The reference lists as this office has them: the example row names a program and universities that exist here.
+  const stored = new Map<string, string[]>();
+  for (const c of columns) if (c.list && !Array.isArray(c.list)) stored.set(c.key, await listValues(db, c.list as ListKind));
+  const exampleOf = (c: ImportColumn) => {
+    const values = stored.get(c.key);
+    return values && c.example && !values.includes(c.example) ? (values[0] ?? c.example) : c.example;
+  };
+  sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, exampleOf(c)])));
   let listCol = 0;
   for (const [i, c] of columns.entries()) {
     if (!c.list) continue;
@@ -511,7 +519,7 @@ export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[
     if (Array.isArray(c.list) && c.list.join(',').length < 250) {
       formula = `"${c.list.join(',')}"`;
     } else {
-      const values = Array.isArray(c.list) ? [...(c.list as readonly string[])] : await listValues(db, c.list as ListKind);
+      const values = stored.get(c.key) ?? [...(c.list as readonly string[])];
       listCol += 1;
       const letter = lists.getColumn(listCol).letter;
       lists.getCell(1, listCol).value = c.title;

@@ -173,15 +173,20 @@ function MoneyField(props: FieldInputProps) {
  */
 function DateField(props: FieldInputProps) {
   const { def, value, onChange, readOnly } = props;
+  const keepTyped = (text: string) => {
+    const typed = text.trim();
+    if (!readOnly && typed !== '' && parseTypedDate(typed) === null) onChange(typed);
+  };
   return (
     <DateInput
       {...inputProps(props)}
       placeholder={readOnly ? undefined : (def.placeholder ?? DATE_FORMAT)}
       value={wireDate(value)}
       onChange={(v) => onChange(v ?? null)}
-      onBlur={(e) => {
-        const typed = e.currentTarget.value.trim();
-        if (!readOnly && typed !== '' && parseTypedDate(typed) === null) onChange(typed);
+      onBlur={(e) => keepTyped(e.currentTarget.value)}
+      // Enter sends a filter or form without leaving the field: what was typed is kept first, so it is refused by name.
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') keepTyped(e.currentTarget.value);
       }}
       valueFormat={DATE_FORMAT}
       dateParser={parseTypedDate}

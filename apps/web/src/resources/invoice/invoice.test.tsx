@@ -269,6 +269,18 @@ describe('invoice overviews (spec §2)', () => {
     await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Invoice', 'Registration fee', 'Participation fee', 'Administration fee', 'Transaction fee']));
   });
 
+  it('Enter on a mistyped date in the filter says it is no date and filters nothing (spec §2: Enter filters)', async () => {
+    const api = invoiceApi({ 'GET /invoices': page([]) });
+    const { user } = renderApp('/invoices/numbered', api);
+    await screen.findByText('No Data Available');
+    const asked = api.sent('GET /invoices').length;
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    const form = screen.getByRole('form', { name: 'Advanced filter' });
+    await user.type(within(form).getByLabelText(/^Expired after/), '31-02-2026{Enter}');
+    expect(await within(form).findByText('"31-02-2026" is not a date: enter it as DD-MM-YYYY')).toBeInTheDocument();
+    expect(api.sent('GET /invoices')).toHaveLength(asked);
+  });
+
   it('credit notes ask with the creditnote flag', async () => {
     const api = invoiceApi({ 'GET /invoices': page([]) });
     renderApp('/invoices/creditnote', api);
