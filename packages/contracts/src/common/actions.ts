@@ -113,6 +113,11 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
   };
   /** A confirm dialog comes first, with this question. */
   confirm?: string;
+  /**
+   * It queues a mail: the record's "sent" timestamp is set when the mail server accepts it, moments later, so a
+   * screen showing the record reads it again shortly after (decision 052).
+   */
+  queuesMail?: boolean;
   /** A selection action shows a dry-run preview before it changes anything. */
   preview?: boolean;
   /**

@@ -130,6 +130,7 @@ const sendEmail = defineAction({
   level: 'user',
   batch: { label: 'Send Payment Confirmation', preview: true },
   confirm: "Send the payment confirmation to the student's address?",
+  queuesMail: true,
   failureText: 'sending email',
 });
 

@@ -247,6 +247,7 @@ const sendEmail = defineAction({
       { label: 'Send Email Reminder', input: { reminder: true } },
     ],
   },
+  queuesMail: true,
   failureText: 'sending email',
 });
 

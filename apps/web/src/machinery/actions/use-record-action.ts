@@ -8,6 +8,9 @@ import { failureTextOf, recordDoneText, recordLabelOf } from './actions';
 
 type Row = Record<string, unknown> & { id: number | string };
 
+/** When a record whose mail was queued is read again: the outbox usually delivers within a second or two. */
+export const MAIL_RECHECK_MS = [2_000, 6_000, 15_000];
+
 /**
  * The mutation key of every record action of a resource (`[…, action name]` below it): a screen asks with it
  * whether any action of its record is still running, and holds the others back until it is done.
@@ -59,6 +62,11 @@ export function useRecordAction(resource: AnyResource, action: AnyAction, onReco
       // An action that changed the record without answering it (Plan invoices: the planned amount): a screen
       // showing the record loads it again, and with it what is counted from it (a contract's Documents (n)).
       if (action.changesRecord && !row) await queryClient.invalidateQueries({ queryKey: queryKeys.detail(resource.key, id) });
+      // A queued mail's "sent" field is set when the mail server takes it: the record is read again after a few
+      // seconds, so staff see it sent without reloading (and do not send it twice).
+      if (action.queuesMail) {
+        for (const ms of MAIL_RECHECK_MS) setTimeout(() => void queryClient.invalidateQueries({ queryKey: queryKeys.detail(resource.key, id) }), ms);
+      }
     },
     onError: (error) => alerts.showFailure(error, failureTextOf(action)),
   });

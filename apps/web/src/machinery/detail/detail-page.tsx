@@ -198,15 +198,27 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
             </Tooltip>
           )}
           {(mode === 'edit' || mode === 'new') && (
-            <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving}>
-              Save
-            </Button>
+            <Tooltip label={detail.saveBlockedBy} disabled={!detail.saveBlockedBy} withArrow multiline maw={420}>
+              {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
+              <span>
+                <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving} aria-description={detail.saveBlockedBy ?? undefined}>
+                  Save
+                </Button>
+              </span>
+            </Tooltip>
           )}
           <Button variant="default" onClick={detail.goToOverview}>
             Overview
           </Button>
         </Group>
       </Group>
+
+      {detail.saveBlockedBy && (mode === 'new' || detail.isDirty) && (
+        // Said where it is seen: the field with the problem may be below the fold while Save, up here, is grey.
+        <Text size="sm" c="dimmed" aria-hidden>
+          {detail.saveBlockedBy}
+        </Text>
+      )}
 
       {detail.loadError && (
         <Alert color="red" variant="light" role="alert" title={`Error loading ${title}`}>

@@ -311,6 +311,19 @@ describe('detail', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Saved');
   });
 
+  it('says why Save waits, naming each field by its label, beside the button and on it (decision 052)', async () => {
+    const { user } = renderApp('/country/new', countryApi());
+    const save = await screen.findByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription(/^Not saved yet\. Code: .+; Name: .+/);
+    expect(screen.getByText(/^Not saved yet\. Code: /)).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Code/), 'be');
+    await waitFor(() => expect(save).toHaveAccessibleDescription(/^Not saved yet\. Name: /));
+    await user.type(screen.getByLabelText(/^Name/), 'Belgium');
+    await waitFor(() => expect(save).toBeEnabled());
+    expect(screen.queryByText(/^Not saved yet/)).not.toBeInTheDocument();
+  });
+
   it('shows the 409 message when creating is refused, and "Server error while saving new" on other failures; every try sends one key', async () => {
     const api = countryApi({ 'POST /countries': failure(409, 'A Country with this Code already exists') });
     const { user } = renderApp('/country/new', api);

@@ -66,6 +66,14 @@ interface Checked {
  * Validates form values with the descriptor's create schema: per editable field (the kind's own complaint about
  * a mistyped value first), then the whole record for the rules across fields (zod refinements in the contract).
  */
+/** "Payment Date: Payment date is required; IBAN: …": the fields a save waits for, by label, at most four. */
+function saveBlockers(editable: readonly FieldDef[], validation: Pick<Checked, 'errors' | 'formErrors'>): string {
+  const named = editable.filter((def) => validation.errors[def.name]).map((def) => `${def.label}: ${validation.errors[def.name]!}`);
+  const all = [...named, ...validation.formErrors];
+  const shown = all.slice(0, 4).join('; ');
+  return `Not saved yet. ${shown}${all.length > 4 ? `; and ${all.length - 4} more` : ''}`;
+}
+
 function checkValues(
   values: Values,
   fields: readonly FieldDef[],
@@ -395,6 +403,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     canWrite,
     canDelete,
     canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && !saving,
+    /** Why Save waits (decision 052): each field not yet right, named with its label, or null when it may save. */
+    saveBlockedBy: (mode === 'new' || mode === 'edit') && canWrite && !validation.valid ? saveBlockers(editable, validation) : null,
     saving,
     save: () => saveMutation.mutate({}),
     /** The question of a save the server asks to confirm (confirmFlag): Yes saves again with the flag. */

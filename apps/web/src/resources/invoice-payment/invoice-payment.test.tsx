@@ -183,4 +183,17 @@ describe('invoice payment detail', () => {
     expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Download PDF' })).toBeEnabled());
   });
+
+  it('shows the confirmation sent once the mail server took it, without a reload (decision 052)', async () => {
+    const api = paymentApi({ 'POST /invoice_payments/7/send_email': { body: { message: 'E-mail queued' } } });
+    const { user } = renderApp('/invoicepayment/7', api);
+    await user.click(await screen.findByRole('button', { name: 'Send e-mail' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
+    const reads = api.sent('GET /invoice_payments/7').length;
+    // The outbox delivered it a moment later: the payment, read again by itself, shows when.
+    api.on('GET /invoice_payments/7', { body: { ...paymentRow, payment_confirmation_timestamp: '2024-06-01T09:00:00.000Z' } });
+    await waitFor(() => expect(api.sent('GET /invoice_payments/7').length).toBeGreaterThan(reads), { timeout: 4000 });
+    await waitFor(() => expect(screen.getByLabelText(/^Payment Confirmation/)).toHaveValue('01-06-2024 11:00'));
+  });
 });
