@@ -223,7 +223,6 @@ const mailAction = (name: string, label: string, extra: { batch?: ReturnType<typ
     offeredWhen: (row) => whyNoMail(row),
     // A mail cannot be called back: one click more before it goes.
     confirm: `${label}: the e-mail goes to the student's address.`,
-    queuesMail: true,
     failureText: 'sending email',
     ...extra,
   });

@@ -42,6 +42,8 @@ export const LogEventSchema = z.object({
   usr_id: z.number().int().nullable(),
   usr_name: z.string().nullable(),
   changes: z.record(z.string(), z.object({ old: z.unknown(), new: z.unknown() })).nullable(),
+  /** The resource key of the record the event is about (`invoice`), when it is about one: a History names its fields. */
+  resource: z.string().nullable(),
 });
 
 

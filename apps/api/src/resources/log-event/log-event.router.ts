@@ -26,6 +26,7 @@ export function logEventModule(ctx: AppContext): ResourceModule {
       usr_id: logEvents.usr_id,
       usr_name: users.usr_name,
       changes: logEvents.changes,
+      resource: logEvents.resource,
     },
     joins: (q) =>
       q

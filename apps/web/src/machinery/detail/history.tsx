@@ -1,28 +1,53 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Accordion, Alert, Loader, Stack, Table, Text } from '@mantine/core';
-import { formatDateTime, logEventResource, type AnyResource, type LogEvent, type Paged } from '@app/contracts';
+import { formatBool, formatDate, formatDateTime, logEventResource, resources, type AnyResource, type LogEvent, type Paged } from '@app/contracts';
+import { formatValue } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 
-/** How a value of a change is shown: as stored, empty as "(empty)". */
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '(empty)';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+/** "contract_status_id" → "Contract status": a field no column names, in words. */
+function humanized(field: string): string {
+  const words = field.replace(/_id$/, '').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function Changes({ changes }: { changes: NonNullable<LogEvent['changes']> }) {
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/**
+ * How a changed field of an event is named and its values shown (decision 052): by the column title and format
+ * its resource declares (an amount as € 1.234,50), else in words, with dates as DD-MM-YYYY and yes/no for
+ * true/false. The log keeps the field names and stored values; this is how staff read them.
+ */
+function describeField(resourceKey: string | null, field: string): { label: string; shown: (value: unknown) => string } {
+  const column = resources.find((r) => r.key === resourceKey)?.columns.find((c) => c.field === field);
+  const shown = (value: unknown): string => {
+    if (value === null || value === undefined || value === '') return '(empty)';
+    if (column?.format && column.format !== 'text') return String(formatValue(value, column.format));
+    if (typeof value === 'boolean') return formatBool(value);
+    if (typeof value === 'string' && ISO_DATE.test(value)) return formatDate(value);
+    if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value);
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  };
+  return { label: column?.title ?? humanized(field), shown };
+}
+
+function Changes({ changes, resourceKey }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null }) {
   return (
     <Table fz="xs" withRowBorders={false} verticalSpacing={0} horizontalSpacing="xs">
       <Table.Tbody>
-        {Object.entries(changes).map(([field, change]) => (
-          <Table.Tr key={field}>
-            <Table.Td c="dimmed">{field}</Table.Td>
-            <Table.Td>{shown(change.old)}</Table.Td>
-            <Table.Td aria-hidden>→</Table.Td>
-            <Table.Td>{shown(change.new)}</Table.Td>
-          </Table.Tr>
-        ))}
+        {Object.entries(changes).map(([field, change]) => {
+          const { label, shown } = describeField(resourceKey, field);
+          return (
+            <Table.Tr key={field}>
+              <Table.Td c="dimmed">{label}</Table.Td>
+              <Table.Td>{shown(change.old)}</Table.Td>
+              <Table.Td aria-hidden>→</Table.Td>
+              <Table.Td>{shown(change.new)}</Table.Td>
+            </Table.Tr>
+          );
+        })}
       </Table.Tbody>
     </Table>
   );
@@ -77,7 +102,7 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
               <Table.Td style={{ verticalAlign: 'top' }}>{e.usr_name ?? ''}</Table.Td>
               <Table.Td>
                 <Text size="sm">{e.le_message}</Text>
-                {e.changes && Object.keys(e.changes).length > 0 && <Changes changes={e.changes} />}
+                {e.changes && Object.keys(e.changes).length > 0 && <Changes changes={e.changes} resourceKey={e.resource} />}
               </Table.Td>
             </Table.Tr>
           ))}

@@ -427,6 +427,8 @@ describe('contract screen', () => {
     const api = contractApi({
       'GET /logging': page([
         { id: 8, le_time: LATER, eventtype_id: 12, eventtype: 'E-mail failed', le_message: 'Invoice "2024-00007": e-mail to mia@example.org failed: mailbox full', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
+        { id: 5, le_time: LATER, eventtype_id: 5, eventtype: 'Update', le_message: 'Updated Invoice "A000002-Y1-T5": amount 10 → 12.5', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'invoice', changes: { amount: { old: 10, new: 12.5 }, planned_date: { old: null, new: '2026-03-01' } } },
+        { id: 4, le_time: LATER, eventtype_id: 8, eventtype: 'Status change', le_message: 'Enrole: Contract "A000002"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'contract', changes: { contract_status_id: { old: 1, new: 3 }, contract_status_date: { old: '2024-09-03', new: '2026-11-27' } } },
         { id: 3, le_time: SEEN, eventtype_id: 4, eventtype: 'Create', le_message: 'Created Contract "A000002"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
       ]),
     });
@@ -434,6 +436,12 @@ describe('contract screen', () => {
     await user.click(screen.getByRole('button', { name: 'History' }));
     const history = await screen.findByRole('table', { name: 'History' });
     expect(within(history).getByText(/Invoice "2024-00007": e-mail .* failed/)).toBeInTheDocument();
+    // Each change named and shown as the screens do: the invoice's amount in euros, dates as DD-MM-YYYY (decision 052).
+    const change = (label: string) => [...within(history).getByText(label).closest('tr')!.children].map((c) => c.textContent);
+    expect(change('Amount')).toEqual(['Amount', '€ 10,00', '→', '€ 12,50']);
+    expect(change('Planned Date')).toEqual(['Planned Date', '(empty)', '→', '01-03-2026']);
+    expect(change('Contract status')).toEqual(['Contract status', '1', '→', '3']);
+    expect(change('Contract status date')).toEqual(['Contract status date', '03-09-2024', '→', '27-11-2026']);
     expect(screen.getByText('With the events of its invoices, payments, scholarship payments, documents and e-mails.')).toBeInTheDocument();
     const query = api.last('GET /logging')!.query;
     expect([query.get('contract_id'), query.get('resource'), query.get('record_id')]).toEqual(['2', null, null]);
