@@ -3,7 +3,7 @@ import { defineFields, type SelectOption } from '../../machinery/fields/types';
 
 const YEAR_OPTIONS: readonly SelectOption[] = [1, 2, 3, 4, 5].map((y) => ({ value: y, label: String(y) }));
 /** Semester 0 is an invoice over the whole year (decision 018). */
-const SEMESTER_OPTIONS: readonly SelectOption[] = [
+export const SEMESTER_OPTIONS: readonly SelectOption[] = [
   { value: 0, label: 'Whole year' },
   { value: 1, label: '1' },
   { value: 2, label: '2' },

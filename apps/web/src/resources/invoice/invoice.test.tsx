@@ -141,6 +141,9 @@ describe('invoice overviews (spec §2)', () => {
     const query = api.last('GET /invoices')!.query;
     expect([query.get('numbered'), query.get('sort')]).toEqual(['true', 'number|asc']);
     expect(screen.getByText('05-03-2026')).toBeInTheDocument();
+    // Semester 0 reads as on the invoice screen.
+    const row = screen.getAllByRole('row')[1]!;
+    expect(within(row).getAllByRole('cell')[headers().indexOf('Semester') + 1]).toHaveTextContent(/^Whole year$/);
   });
 
   it('numbered invoices: Export Open Invoices sends the view filter and saves Open_Invoices.xlsx', async () => {
