@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { isoDate, money, nonNegativeMoney, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
+import { isoDate, nonNegativeMoney, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
 import { SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE } from '../rules/scholarship-payments.js';
 
 const nullableText = z.string().nullable();
