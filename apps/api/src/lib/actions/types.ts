@@ -55,6 +55,11 @@ export interface ImportRow {
   values: Record<string, string | null>;
   /** Why the row is refused before it is tried (decided when the file was read: a repeat of an earlier row). */
   refusal?: string;
+  /**
+   * In a confirmed run: when its preview tried the row, and when the run started. A record the row changes that
+   * someone else changed after the preview is not overwritten (decision 053).
+   */
+  seen?: { previewedAt: Date; runStartedAt: Date };
 }
 
 /** What an import read from its upload (or its source): the rows, the columns they came in, the name it answers. */

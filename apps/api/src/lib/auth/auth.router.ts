@@ -22,11 +22,23 @@ function loginThrottles(ctx: AppContext) {
     const accountKey = `${username.toLowerCase()}\n${ip}`;
     return {
       waitMs: () => Math.max(account.waitMs(accountKey), address.waitMs(ip ?? '')),
+      begin: () => {
+        account.begin(accountKey);
+        address.begin(ip ?? '');
+      },
       fail: () => {
         account.fail(accountKey);
         address.fail(ip ?? '');
       },
-      succeed: () => account.succeed(accountKey),
+      succeed: () => {
+        account.succeed(accountKey);
+        address.done(ip ?? '');
+      },
+      /** The attempt ended by an error of the server: not counted either way. */
+      abandon: () => {
+        account.done(accountKey);
+        address.done(ip ?? '');
+      },
     };
   };
 }
@@ -51,16 +63,29 @@ export function authRouter(ctx: AppContext): Router {
       res.setHeader('Retry-After', String(seconds));
       throw new AppError('RATE_LIMITED', `Too many failed login attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`);
     }
-    const [row] = await ctx.db
-      .select({ ...sessionUserColumns, hash: users.usr_login_password })
-      .from(users)
-      .innerJoin(userroles, eq(userroles.id, users.usr_role_id))
-      .where(eq(sql`lower(${users.usr_login_name})`, username.toLowerCase()));
-    const check = await verifyPassword(row?.hash, password);
+    // Counted while its password is checked: requests sent at once wait their turn once the failures left are
+    // taken by the ones under way (decision 053).
+    throttle.begin();
+    let row, check;
+    try {
+      [row] = await ctx.db
+        .select({ ...sessionUserColumns, hash: users.usr_login_password })
+        .from(users)
+        .innerJoin(userroles, eq(userroles.id, users.usr_role_id))
+        .where(eq(sql`lower(${users.usr_login_name})`, username.toLowerCase()));
+      check = await verifyPassword(row?.hash, password);
+    } catch (err) {
+      throttle.abandon();
+      throw err;
+    }
     if (!row || !check.ok || !row.usr_active) {
       throttle.fail();
-      const why = !row ? 'unknown login' : !check.ok ? 'wrong password' : 'account deactivated';
-      await recordEvent(ctx.db, { type: 'loginFailed', userId: row?.id ?? null, message: `Failed login as "${username.slice(0, 100)}" (${why})` });
+      // Every logged-in role reads the log: a name that is no account's is not written there, for what is typed
+      // into the username field by mistake is often a password (decision 053). A known account is named.
+      const message = !row
+        ? `Failed login with a name that is no account's (${username.length} characters)`
+        : `Failed login as "${row.usr_login_name}" (${!check.ok ? 'wrong password' : 'account deactivated'})`;
+      await recordEvent(ctx.db, { type: 'loginFailed', userId: row?.id ?? null, message });
       throw new AppError('UNAUTHENTICATED', 'Wrong username or password');
     }
     throttle.succeed();

@@ -215,6 +215,18 @@ describe('login throttling', () => {
     expect((await from(accountLimited, '203.0.113.2', { username: user.login, password: PASSWORD })).status).toBe(200);
   });
 
+  it('checks no more passwords sent at once than one after the other: the right one among them is not let through (decision 053)', async () => {
+    const user = await createUser(accountLimited.db);
+    const wrong = Array.from({ length: 11 }, (_, i) => from(accountLimited, '203.0.113.7', { username: user.login, password: `wrong ${i}` }));
+    const right = from(accountLimited, '203.0.113.7', { username: user.login, password: PASSWORD });
+    const answers = (await Promise.all([...wrong, right])).map((r) => r.status);
+    // Three failures are free (the account limit here): at most three passwords are checked, the rest wait.
+    expect(answers.filter((s) => s === 401 || s === 200).length).toBeLessThanOrEqual(3);
+    expect(answers.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+    if (answers.at(-1) === 200) expect(answers.filter((s) => s === 401).length).toBeLessThanOrEqual(2);
+    expect((await from(accountLimited, '203.0.113.7', { username: user.login, password: PASSWORD })).status).toBe(answers.at(-1) === 200 ? 200 : 429);
+  });
+
   it('delays one address guessing across many accounts, and only that address', async () => {
     for (let i = 0; i < 3; i++) expect((await from(addressLimited, '203.0.113.3', { username: `guess${i}`, password: 'x' })).status).toBe(401);
     const res = await from(addressLimited, '203.0.113.3', { username: 'guess9', password: 'x' });

@@ -32,4 +32,21 @@ describe('LoginThrottle', () => {
     throttle.fail('k', 60_000);
     expect(throttle.waitMs('k', 60_000)).toBe(0);
   });
+
+  it('counts attempts under way: no more start than failures are left, and each ending frees its place (decision 053)', () => {
+    const throttle = new LoginThrottle(policy);
+    for (let i = 0; i < 3; i++) {
+      expect(throttle.waitMs('k', 0)).toBe(0);
+      throttle.begin('k', 0);
+    }
+    expect(throttle.waitMs('k', 0)).toBe(1000);
+    throttle.done('k');
+    expect(throttle.waitMs('k', 0)).toBe(0);
+    throttle.fail('k', 0);
+    throttle.fail('k', 0);
+    // Three failures: closed, whatever is under way.
+    throttle.begin('k', 0);
+    throttle.fail('k', 0);
+    expect(throttle.waitMs('k', 0)).toBe(1000);
+  });
 });

@@ -17,6 +17,8 @@ interface Entry {
   failures: number;
   lastFailure: number;
   closedUntil: number;
+  /** Attempts whose password is being checked: each may be a failure (decision 053). */
+  checking: number;
 }
 
 /** Enough for any real office; beyond it the oldest keys are forgotten, so a flood of names cannot exhaust memory. */
@@ -30,11 +32,29 @@ export class LoginThrottle {
   /** Milliseconds until `key` may try again (0: now). */
   waitMs(key: string, now = Date.now()): number {
     const entry = this.live(key, now);
-    return entry ? Math.max(0, entry.closedUntil - now) : 0;
+    if (!entry) return 0;
+    if (entry.closedUntil > now) return entry.closedUntil - now;
+    // As many attempts under way as failures are left: the next waits for their outcome, so parallel requests
+    // cannot check more passwords than one after the other could (decision 053).
+    return entry.checking > 0 && entry.failures + entry.checking >= this.policy.freeFailures ? this.policy.baseDelayMs : 0;
+  }
+
+  /** An attempt for `key` begins: counted until it fails, succeeds or is given up (`done`). */
+  begin(key: string, now = Date.now()): void {
+    const entry = this.live(key, now) ?? { failures: 0, lastFailure: now, closedUntil: 0, checking: 0 };
+    entry.checking += 1;
+    this.entries.set(key, entry);
+  }
+
+  /** An attempt ended without a failure of its credentials (a success, or an error of the server). */
+  done(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry && entry.checking > 0) entry.checking -= 1;
   }
 
   fail(key: string, now = Date.now()): void {
-    const entry = this.live(key, now) ?? { failures: 0, lastFailure: now, closedUntil: 0 };
+    const entry = this.live(key, now) ?? { failures: 0, lastFailure: now, closedUntil: 0, checking: 0 };
+    if (entry.checking > 0) entry.checking -= 1;
     entry.failures += 1;
     entry.lastFailure = now;
     const beyond = entry.failures - this.policy.freeFailures;
@@ -55,7 +75,7 @@ export class LoginThrottle {
 
   private live(key: string, now: number): Entry | undefined {
     const entry = this.entries.get(key);
-    if (entry && now >= Math.max(entry.closedUntil, entry.lastFailure + this.policy.forgetAfterMs)) {
+    if (entry && entry.checking === 0 && now >= Math.max(entry.closedUntil, entry.lastFailure + this.policy.forgetAfterMs)) {
       this.entries.delete(key);
       return undefined;
     }

@@ -22,6 +22,14 @@ function importRowOf(run: RunRecord, index: number): ImportRow {
   return row;
 }
 
+const importing = (mod: ResourceModule, action: AnyAction) => mod.actions.get(action.name)?.kind === 'import';
+
+/** An import row of a confirmed run, with when its preview tried it (its row's version) and when the run started. */
+function withSeen(row: ImportRow, run: RunRecord, version: string | null): ImportRow {
+  if (run.dry_run || version === null) return row;
+  return { ...row, seen: { previewedAt: new Date(version), runStartedAt: run.created_timestamp } };
+}
+
 /** A refusal as a row's line says it: a 400's field messages ("Invalid input: x" says nothing), else the message. */
 function reasonOf(err: AppError): string {
   const fields = Object.entries(err.errors ?? {});
@@ -110,7 +118,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         const impl = mod.actions.get(action.name);
         const doRow = () =>
           impl?.kind === 'import'
-            ? impl.row(work as Tx, actor, importRowOf(run, row.record_id), { ctx, service: mod.service })
+            ? impl.row(work as Tx, actor, withSeen(importRowOf(run, row.record_id), run, row.version), { ctx, service: mod.service })
             : runRecordAction(ctx, work as Tx, mod, action, {
                 id: row.record_id,
                 input: run.input as Record<string, unknown>,
@@ -138,9 +146,11 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         group = null;
       }
     }
+    // A previewed import row keeps when it was tried, as its version: the confirmed run's row compares with it.
+    const previewed = run.dry_run && importing(mod, action) ? { version: sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` } : {};
     await tx
       .update(batchRunRows)
-      .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()` })
+      .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()`, ...previewed })
       .where(eq(batchRunRows.id, row.id));
     return true;
   });

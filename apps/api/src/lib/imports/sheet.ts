@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, normaliseText, type ImportColumn } from '@app/contracts';
 import type { ImportRow } from '../actions/types.js';
-import { readZip } from './zip.js';
+import { readZip, XLSX_LIMITS } from './zip.js';
 
 const refuse = (text: string) => new AppError('BAD_REQUEST', `file: ${text}`, { file: [text] });
 
@@ -50,8 +50,8 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
   const where = source ? `"${source}": ` : '';
   const kind = await fileTypeFromBuffer(buffer).catch(() => undefined);
   if (kind?.ext !== 'xlsx') throw refuse(`${where}not an Excel (.xlsx) file by its content`);
-  // Checked for links, bombs and names before exceljs inflates it.
-  await readZip(buffer, () => false);
+  // Checked for links, bombs, names and size before exceljs inflates it.
+  await readZip(buffer, () => false, XLSX_LIMITS);
   const book = new ExcelJS.Workbook();
   try {
     await book.xlsx.load(buffer as unknown as ArrayBuffer);
@@ -86,8 +86,10 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
   const rows: ImportRow[] = [];
   // Values typed in a column whose header is missing are not imported: the preview names the column.
   const headless = new Set<number>();
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
+  // Only the rows the file holds (decision 053): one cell typed in row 1,048,576 makes `rowCount` a million, and
+  // asking for each row up to it made a million rows in memory and stopped the server.
+  sheet.eachRow((row, r) => {
+    if (r === 1) return;
     row.eachCell((cell, col) => {
       if (!headed.has(col) && cellText(cell.value) !== null) headless.add(col);
     });
@@ -98,9 +100,9 @@ export async function readSheet(buffer: Buffer, columns: readonly ImportColumn[]
       values[c.key] = cell === undefined ? null : cellText(cell.value, cell.numFmt);
     }
     // Blank rows (formatting left below the data) are not rows.
-    if (Object.values(values).every((v) => v === null)) continue;
+    if (Object.values(values).every((v) => v === null)) return;
     rows.push({ reference: `${source ? `${source} ` : ''}row ${r}`, values });
-  }
+  });
   for (const col of [...headless].sort((a, b) => a - b)) ignored.push(`column ${sheet.getColumn(col).letter} (no header)`);
   return { rows, ignored };
 }

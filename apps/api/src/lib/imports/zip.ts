@@ -26,6 +26,12 @@ export const ZIP_LIMITS: ZipLimits = {
   maxRatio: 200,
 };
 
+/**
+ * An .xlsx read as an import (decision 053): its parts are held in memory by the spreadsheet reader, many times
+ * their size, so a sheet may unpack to far less than an archive of sheets. 2,000 rows of 60 columns are a few MB.
+ */
+export const XLSX_LIMITS: ZipLimits = { ...ZIP_LIMITS, maxTotalBytes: 32 * 1024 * 1024, maxEntryBytes: 16 * 1024 * 1024 };
+
 export interface ZipEntry {
   name: string;
   data: Buffer;
@@ -107,9 +113,9 @@ export async function readZip(buffer: Buffer, wanted: (name: string) => boolean,
           if (mode === S_IFLNK) throw refuse(`the entry "${name}" is a link`);
           if (entry.isEncrypted()) throw refuse(`the entry "${name}" is encrypted`);
           total += entry.uncompressedSize;
-          if (entry.uncompressedSize > limits.maxEntryBytes || total > limits.maxTotalBytes) {
-            throw refuse(`the archive unpacks to more than ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB (a zip bomb?)`);
-          }
+          const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+          if (entry.uncompressedSize > limits.maxEntryBytes) throw refuse(`the entry "${name}" unpacks to more than ${mb(limits.maxEntryBytes)} MB`);
+          if (total > limits.maxTotalBytes) throw refuse(`the archive unpacks to more than ${mb(limits.maxTotalBytes)} MB (a zip bomb?)`);
           if (entry.uncompressedSize > 1024 * 1024 && entry.uncompressedSize / Math.max(1, entry.compressedSize) > limits.maxRatio) {
             throw refuse(`the entry "${name}" is compressed more than ${limits.maxRatio} times (a zip bomb?)`);
           }

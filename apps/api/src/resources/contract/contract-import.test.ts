@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { and, eq, like } from 'drizzle-orm';
 import { CONTRACT_IMPORT_COLUMNS, ROLES, type BatchRun, type RoleName } from '@app/contracts';
 import { contracts, logEvents as events, students } from '@app/db';
-import { setupTestApp } from '../../test/app.js';
+import { putAsRead, setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createCountry, createReferences, createStudent, userWithToken } from '../../test/factories.js';
 import { listen, pdfText, streamUpload } from '../../test/files.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
@@ -394,6 +394,26 @@ describe('bank info import', () => {
     expect(first!.slice(0, 2)).toEqual([a.application_number, 'GB82 WEST 1234 5698 7654 32']);
   });
 
+  it('does not overwrite bank details someone changed after the preview: the row is refused naming who and when (decision 053)', async () => {
+    const c = await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Cleo', email_address: 'cleo@example.org', payment_bank_iban: 'DE89370400440532013000', payment_bank_swift: 'COBADEFFXXX' })).id });
+    const d = await createContract(t.db, { student_id: (await createStudent(t.db, { first_name: 'Dora', email_address: 'dora@example.org' })).id });
+    const sheet = await bankSheet([
+      { application_number: c.application_number, iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+      { application_number: d.application_number, iban: 'DE02 1203 0000 0000 2020 51', bic: 'BYLADEM1001' },
+    ]);
+    const { run } = await preview('/contracts/import_bankinfo', sheet, 'stale.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Updated payment_bank_iban, payment_bank_swift']);
+    // Meanwhile an Administrator takes the student's new account on the screen.
+    const changed = await putAsRead(t, tokens.Administrator, `/students/${c.student_id}`, { id: c.student_id, payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const done = await confirm(run.id);
+    expect(done.rows.map((r) => r.ok)).toEqual([false, true]);
+    expect(done.rows[0]!.message).toMatch(/^Error for row 2: Student "?Cleo [^"]*"? was changed by Test Administrator at \d{2}-\d{2}-\d{4} \d{2}:\d{2}, after the preview: the import does not overwrite that change\. Import the file again to see what it would do now$/);
+    const [kept] = await t.db.select().from(students).where(eq(students.id, c.student_id));
+    expect(kept).toMatchObject({ payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L' });
+    expect((await t.db.select().from(students).where(eq(students.id, d.student_id)))[0]!.payment_bank_iban).toBe('DE02120300000000202051');
+  });
+
   it('from one .xlsx; a bad IBAN, an IBAN without its BIC and an unknown application number are refused naming the column', async () => {
     const sheet = await bankSheet([
       { application_number: a.application_number, iban: 'GB82 WEST 1234 5698 7654 33', bic: 'NWBKGB2L' },
@@ -442,11 +462,27 @@ describe('hostile uploads are refused with 4xx, and the next request is served',
   it('a 1 GB zip bomb', async () => {
     const bomb = rawZip([await zeroBombEntry('bomb.xlsx', 1024 * 1024 * 1024)]);
     expect(bomb.length).toBeLessThan(20 * 1024 * 1024);
-    await refused(bomb, 'bomb.zip', 400, /zip bomb/);
+    await refused(bomb, 'bomb.zip', 400, /^file: the entry "bomb\.xlsx" unpacks to more than 50 MB$/);
   });
   it('a zip whose entry says it is small but inflates to more', async () => {
     const bomb = await zeroBombEntry('liar.xlsx', 64 * 1024 * 1024);
     await refused(rawZip([{ ...bomb, uncompressedSize: 1000 }]), 'liar.zip', 400, /^file: /);
+  });
+  it('a small sheet with one cell typed in its last row (1,048,576) is read as the rows it holds (decision 053)', async () => {
+    const book = new ExcelJS.Workbook();
+    const far = book.addWorksheet('Bank');
+    far.addRow(['Application Number', 'IBAN', 'BIC']);
+    far.addRow(['A000001', 'DE89370400440532013000', 'COBADEFFXXX']);
+    far.getCell('A1048576').value = 'A000002';
+    const bytes = Buffer.from(await book.xlsx.writeBuffer());
+    expect(bytes.length).toBeLessThan(20_000);
+    const { run } = await preview('/contracts/import_bankinfo', bytes, 'far.xlsx');
+    expect(run.rows.map((r) => r.reference)).toEqual(['row 2', 'row 1048576']);
+    expect((await api('get', '/contracts')).status).toBe(200);
+  });
+  it('a sheet that unpacks to more than a sheet of 2,000 rows can hold', async () => {
+    const big = await zeroBombEntry('xl/worksheets/sheet1.xml', 20 * 1024 * 1024);
+    await refused(rawZip([big]), 'big.xlsx', 400, /^file: /);
   });
   it('a PDF renamed .xlsx', () => refused(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'), 'grades.xlsx', 400, /^file: /));
   it('a PDF inside a zip, named .xlsx', () => refused(rawZip([{ name: 'grades.xlsx', data: Buffer.from('%PDF-1.4\n%%EOF\n') }]), 'a.zip', 400, /^file: "grades\.xlsx": not an Excel \(\.xlsx\) file by its content$/));

@@ -21,8 +21,9 @@ import {
   todayIn,
   type ImportColumn,
   formatDate,
+  formatDateTime,
 } from '@app/contracts';
-import { contracts, countries, programs, scholarships, students, universities, type DbOrTx, type Tx } from '@app/db';
+import { contracts, countries, programs, scholarships, students, universities, users, type DbOrTx, type Tx } from '@app/db';
 import type { z } from 'zod';
 import type { ResourceModule } from '../../lib/actions/module.js';
 import { importAction, listAction, type ActionImpl, type ActionOutcome, type ImportRow, type ImportSource } from '../../lib/actions/types.js';
@@ -164,8 +165,17 @@ const lockKey = (tx: Tx, key: string) => tx.execute(sql`select pg_advisory_xact_
  * Changes of an existing record through its service's own diff, audit and hooks; the event names the import and,
  * for a student's change made for a contract's row, that contract (so the contract's history shows it too).
  */
-async function updateThrough(tx: Tx, service: CrudService, id: number, values: Row, actor: Actor, what: string, contractId?: number): Promise<string[]> {
+async function updateThrough(
+  tx: Tx,
+  service: CrudService,
+  id: number,
+  values: Row,
+  actor: Actor,
+  what: string,
+  { contractId, seen }: { contractId?: number; seen?: ImportRow['seen'] } = {},
+): Promise<string[]> {
   const locked = await service.lock(tx, id);
+  await refuseChangedSincePreview(tx, service, locked, actor, seen);
   const changed = await service.applyChanges(tx, locked.row, values, actor);
   if (Object.keys(changed).length === 0) return [];
   await recordEvent(tx, {
@@ -175,6 +185,24 @@ async function updateThrough(tx: Tx, service: CrudService, id: number, values: R
     changes: changed,
   });
   return Object.keys(changed);
+}
+
+/**
+ * A confirmed import does not overwrite what someone changed after its preview (decision 053): the preview said
+ * what the row would do to the record as it was then. A change after the preview and before the run, or during
+ * the run by another user, refuses the row, naming who changed it and when; the run's own earlier rows (one
+ * person's two contracts) do not.
+ */
+async function refuseChangedSincePreview(tx: Tx, service: CrudService, locked: { row: Row; stamp: Date; editUser: number | null }, actor: Actor, seen: ImportRow['seen']): Promise<void> {
+  if (!seen) return;
+  const { stamp, editUser } = locked;
+  const byOther = stamp > seen.previewedAt && (stamp < seen.runStartedAt || editUser !== actor.user.id);
+  if (!byOther) return;
+  const [editor] = editUser === null ? [] : await tx.select({ name: users.usr_name }).from(users).where(eq(users.id, editUser));
+  throw new AppError(
+    'CONFLICT',
+    `${service.config.resource.title} ${service.reference(locked.row)} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(stamp)}, after the preview: the import does not overwrite that change. Import the file again to see what it would do now`,
+  );
 }
 
 /**
@@ -293,7 +321,7 @@ async function importContractRow(
     if (earlier) studentChanged = Object.keys(s).filter((field) => JSON.stringify(s[field]) !== JSON.stringify(earlier[field]));
     else studentCreated = true;
   } else {
-    studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what, found[0]?.id);
+    studentChanged = await updateThrough(tx, studentService, studentId, s, actor, what, { contractId: found[0]?.id, seen: row.seen });
     // What an earlier row of the file gave the stored student is no change of this row's: the run makes it once.
     const before = earlierStudentOf(s);
     if (before) studentChanged = studentChanged.filter((field) => JSON.stringify(s[field]) !== JSON.stringify(before[field]));
@@ -311,7 +339,7 @@ async function importContractRow(
     const [stored] = await tx.select({ start_date: contracts.start_date }).from(contracts).where(eq(contracts.id, found[0].id));
     if (stored && stored.start_date !== c.start_date) c.end_date = contractEndDate(String(c.start_date));
   }
-  const contractChanged = await updateThrough(tx, contractService, found[0].id, c, actor, what);
+  const contractChanged = await updateThrough(tx, contractService, found[0].id, c, actor, what, { seen: row.seen });
   if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
   const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
   return { message: `Updated ${parts.join('; ')}` };
@@ -347,7 +375,7 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   const studentIds = [...new Set(matches.map((m) => m.student_id))];
   if (studentIds.length === 0) throw new AppError('NOT_FOUND', `Application Number: no contract "${number}"`);
   if (studentIds.length > 1) throw new AppError('CONFLICT', `Application Number: "${number}" matches contracts of different students`);
-  const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import', matches[0]!.id);
+  const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import', { contractId: matches[0]!.id, seen: row.seen });
   return { message: changed.length === 0 ? 'Unchanged' : `Updated ${changed.join(', ')}` };
 }
 
@@ -388,8 +416,8 @@ async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contrac
   if (!student.success) problems.zod(student.error);
   problems.throwIfAny();
   const what = 'DreamApply import';
-  const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what);
-  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what, found.id);
+  const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what, { seen: row.seen });
+  const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what, { contractId: found.id, seen: row.seen });
   if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
   const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
   return { message: `Updated ${parts.join('; ')}` };

@@ -124,6 +124,14 @@ describe('events written with the change', () => {
       [EVENT_TYPE_IDS.logout, `Logout of "${user.login}"`],
     ]);
   });
+
+  it('does not write what was typed as the name of a login that is no account: it may be a password (decision 053)', async () => {
+    const typed = `Secret-${Date.now()}-pass`;
+    expect((await t.http().post('/api/v1.0/auth/login').send({ username: typed, password: 'x' })).status).toBe(401);
+    const [failed] = await t.db.select().from(logEvents).where(eq(logEvents.eventtype_id, EVENT_TYPE_IDS.loginFailed)).orderBy(desc(logEvents.id)).limit(1);
+    expect(failed!.le_message).toBe(`Failed login with a name that is no account's (${typed.length} characters)`);
+    expect(JSON.stringify(await t.db.select().from(logEvents))).not.toContain(typed);
+  });
 });
 
 describe('GET /logging', () => {
