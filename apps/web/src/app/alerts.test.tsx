@@ -81,6 +81,12 @@ describe('alerts', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('This Country was changed by Bob Other');
   });
 
+  it('reports a 403 with the server’s reason (decision 054)', () => {
+    renderAlerts(new ApiError(403, 'Only a Developer may create or change a Developer account'));
+    press('failure');
+    expect(screen.getByRole('alert')).toHaveTextContent('Only a Developer may create or change a Developer account');
+  });
+
   it('reports any other failure as "Server error while {action}"', () => {
     renderAlerts(new ApiError(500, 'boom'));
     press('failure');

@@ -7,8 +7,8 @@ export interface Alerts {
   showError: (message: string) => void;
   showSuccess: (message: string) => void;
   /**
-   * Reports a failed call (spec §8): a 409 shows the server's message; a 401 shows nothing (the user is sent
-   * to the login screen); anything else shows `Server error while {action}`.
+   * Reports a failed call (spec §8): a 409 or 403 shows the server's message; a 401 shows nothing (the user is
+   * sent to the login screen); anything else shows `Server error while {action}`.
    */
   showFailure: (error: unknown, action: string) => void;
   /** Removes every alert (at logout: the next user must not see this one's). */
@@ -26,7 +26,8 @@ const SUCCESS_VISIBLE_MS = 6000;
 export function failureMessage(error: unknown, action: string): string | null {
   if (error instanceof ApiError) {
     if (error.isUnauthenticated) return null;
-    if (error.isConflict) return error.message;
+    // A refusal says why in words, a 403 as a 409 does ("Only a Developer may change a Developer account").
+    if (error.isConflict || error.status === 403) return error.message;
   }
   return `Server error while ${action}`;
 }

@@ -60,7 +60,7 @@ const resend = defineAction({
   offeredWhen: (row) =>
     row.status === 'failed' || row.status === 'unknown' ? null : `Only a failed mail or one whose delivery is unknown can be sent again (this one is ${String(row.status)})`,
   confirm:
-    'Send this e-mail again? If its status is "unknown", the server may have received the first one: the recipient may get it twice.',
+    'Send this e-mail again? A mail to a student goes to the student\'s address as it is now. If its status is "unknown", the server may have received the first one: the recipient may get it twice.',
   failureText: 'sending email',
 });
 

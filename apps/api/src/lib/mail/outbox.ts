@@ -186,17 +186,30 @@ const MAIL_RECORDS = {
 } as const;
 
 /** Puts a failed or unknown mail back in the queue, by hand (the Resend action); refused while it could not go. */
-export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<void> {
+export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<{ recipient: string; was?: string }> {
   await requireMailSettings(tx);
-  const [mail] = await tx.select({ resource: outbox.resource, recordId: outbox.record_id }).from(outbox).where(eq(outbox.id, id));
-  if (mail?.resource && mail.recordId !== null && Object.hasOwn(MAIL_RECORDS, mail.resource)) {
+  const [mail] = await tx
+    .select({ resource: outbox.resource, recordId: outbox.record_id, contractId: outbox.contract_id, recipient: outbox.recipient })
+    .from(outbox)
+    .where(eq(outbox.id, id));
+  if (!mail) throw new AppError('NOT_FOUND', `E-mail ${id} not found`);
+  if (mail.resource && mail.recordId !== null && Object.hasOwn(MAIL_RECORDS, mail.resource)) {
     const { table, what } = MAIL_RECORDS[mail.resource as keyof typeof MAIL_RECORDS];
     const [still] = await tx.select({ id: table.id }).from(table).where(eq(table.id, mail.recordId));
     if (!still) throw new AppError('CONFLICT', `This e-mail is about ${what} that was deleted: it is not sent again`);
   }
+  // A mail about a contract, its invoices or payments is the student's (decision 054): it goes again to the
+  // student's address as it is now, so that the address staff corrected after the failure is the one used.
+  const [student] =
+    mail.contractId === null
+      ? []
+      : await tx.select({ email: students.email_address }).from(contracts).innerJoin(students, eq(students.id, contracts.student_id)).where(eq(contracts.id, mail.contractId));
+  const current = student?.email?.trim();
+  const recipient = current && current.toLowerCase() !== mail.recipient.toLowerCase() ? current : mail.recipient;
   await tx
     .update(outbox)
-    .set({ status: 'queued', attempts: 0, sending_since: null, edit_user: actor.user.id, edit_timestamp: sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')` })
+    .set({ status: 'queued', attempts: 0, sending_since: null, recipient, edit_user: actor.user.id, edit_timestamp: sql`greatest(now(), ${outbox.edit_timestamp} + interval '1 millisecond')` })
     .where(eq(outbox.id, id));
   await addMailJob(tx, id);
+  return recipient === mail.recipient ? { recipient } : { recipient, was: mail.recipient };
 }

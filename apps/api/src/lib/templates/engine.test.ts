@@ -56,6 +56,13 @@ describe('the template engine', () => {
     expect(err.message).toMatch(/^line 4: .*tag .*if.* not closed/i);
   });
 
+  it('an output left open is an error naming its line, not a sentence swallowed up to the next one (decision 054)', async () => {
+    const err = await refusal('mail', 'subject: x\n--- text ---\nDear {{ student.name ,\nwe need your bank details, {{ student.name }}.\n');
+    expect(err.line).toBe(3);
+    expect(err.message).toBe('line 3: "{{ student.name ," is not closed with }} before the next {{ or {%');
+    expect((await refusal('mail', 'subject: x\n--- text ---\n{% if amount %}x\n')).line).toBe(3);
+  });
+
   it('an unknown variable or filter is an error, not an empty string', async () => {
     expect((await refusal('mail', 'subject: x\n--- text ---\n\n{{ student.nmae }}')).message).toMatch(/^line 4: undefined variable: student\.nmae/);
     expect((await refusal('mail', 'subject: x\n--- text ---\n{{ student.name | shout }}')).message).toMatch(/^line 3: undefined filter: shout/);

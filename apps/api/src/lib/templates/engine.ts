@@ -132,11 +132,31 @@ function engineError(err: unknown): TemplateError {
  * text. At most PARSED_MAX are kept, the oldest dropped first.
  */
 const PARSED_MAX = 500;
+
+/**
+ * Every `{{` and `{%` closed before the next one opens (decision 054). The engine reads `{{ student.name ,` up to
+ * the next `}}` further down, swallowing the text between into one output that renders as the name: the mail
+ * lost a sentence and the upload and Check said nothing.
+ */
+function checkDelimiters(text: string): void {
+  const opening = /\{\{|\{%/g;
+  for (let match = opening.exec(text); match; match = opening.exec(text)) {
+    const close = match[0] === '{{' ? '}}' : '%}';
+    const end = text.indexOf(close, match.index + 2);
+    const next = text.slice(match.index + 2).search(/\{\{|\{%/);
+    if (end === -1 || (next !== -1 && match.index + 2 + next < end)) {
+      const line = text.slice(0, match.index).split('\n').length;
+      const shown = text.slice(match.index, match.index + 30).split('\n')[0];
+      throw new TemplateError(`"${shown}" is not closed with ${close} before the next {{ or {%`, line);
+    }
+  }
+}
 const parsed = new Map<string, ReturnType<Liquid['parse']>>();
 function parsedSection(engine: Liquid, escaping: Escaping, text: string): ReturnType<Liquid['parse']> {
   const key = `${escaping}\u0000${text}`;
   let templates = parsed.get(key);
   if (!templates) {
+    checkDelimiters(text);
     templates = engine.parse(text);
     if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
     parsed.set(key, templates);
@@ -156,7 +176,7 @@ export async function renderSection(section: Section, escaping: Escaping, data: 
     const parsed = parsedSection(engine, escaping, padded);
     out = String(await engine.render(parsed, data));
   } catch (err) {
-    throw engineError(err);
+    throw err instanceof TemplateError ? err : engineError(err);
   }
   // Leading and trailing blank lines of a section carry no meaning (the markers stand on lines of their own).
   return out.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');

@@ -429,6 +429,12 @@ describe('bank info import', () => {
     ]);
   });
 
+  it('says of a US account number that the US has no IBANs, not that its country is unknown (decision 054)', async () => {
+    const sheet = await bankSheet([{ application_number: a.application_number, iban: 'US12345678901234', bic: 'CHASUS33' }]);
+    const { run } = await preview('/contracts/import_bankinfo', sheet, 'us.xlsx');
+    expect(run.rows.map((r) => r.message)).toEqual(['Error for row 2: IBAN: "US" is no country whose accounts have an IBAN: such an account is paid by hand, not by SEPA']);
+  });
+
   it('finds a contract by its application number in lower case, and refuses a second row for the same contract', async () => {
     const sheet = await bankSheet([
       { application_number: b.application_number.toLowerCase(), iban: 'DE02 1203 0000 0000 2020 51', bic: 'BYLADEM1001' },

@@ -133,7 +133,11 @@ function ibanProblem(text: string | null): string | null {
   if (result.errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) || result.errorCodes.includes(ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) {
     return 'checksum wrong';
   }
-  if (result.errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) return 'unknown country code';
+  if (result.errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry)) {
+    // "US…", "CA…": a real country whose banks have no IBAN (decision 054) — not an unknown code.
+    const code = compactIban(text).slice(0, 2).toUpperCase();
+    return /^[A-Z]{2}$/.test(code) ? `"${code}" is no country whose accounts have an IBAN: such an account is paid by hand, not by SEPA` : 'must start with the two letters of its country';
+  }
   if (result.errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) return 'wrong length for its country';
   return 'not a valid IBAN';
 }

@@ -57,8 +57,9 @@ export function outboxModule(ctx: AppContext): ResourceModule {
     service,
     [
       recordAction(outboxActions.resend, async (tx, actor, { id, row }) => {
-        await requeueMail(tx, actor, id);
-        return { eventType: 'emailQueued', message: `queued again for ${String(row.recipient)} (was ${String(row.status)})` };
+        const { recipient, was } = await requeueMail(tx, actor, id);
+        const to = was ? `${recipient}, the student's address now (it went to ${was} before)` : recipient;
+        return { eventType: 'emailQueued', message: `queued again for ${to} (was ${String(row.status)})` };
       }),
     ],
     emailConfigRouter(ctx),

@@ -526,6 +526,25 @@ describe('the Outbox overview', () => {
   });
 });
 
+describe('a failed mail sent again (decision 054)', () => {
+  it("goes to the student's address as it is now: the one staff corrected after the failure", async () => {
+    const contract = await createContract(t.db);
+    await t.db.update(students).set({ email_address: 'wrong@example.org' }).where(eq(students.id, contract.student_id));
+    smtp.next.push({ kind: 'refuse', code: 550, message: 'No such user' });
+    const id = await queue({ to: 'wrong@example.org', subject: 'Your bank details, again', text: 'x', concerns: { resource: 'contract', id: contract.id } });
+    expect((await settled(id)).status).toBe('failed');
+    await t.db.update(students).set({ email_address: 'right@example.org' }).where(eq(students.id, contract.student_id));
+    const res = await api('post', `/outbox/${id}/resend`, admin.token).send({});
+    expect(res.status, res.text).toBe(200);
+    expect((await settled(id)).status).toBe('sent');
+    expect(JSON.stringify(smtp.received.at(-1)!.to)).toContain('right@example.org');
+    const [row] = await t.db.select().from(outbox).where(eq(outbox.id, id));
+    expect(row!.recipient).toBe('right@example.org');
+    const [queued] = (await eventsOf(id)).filter((e) => e.eventtype_id === EVENT_TYPE_IDS.emailQueued).slice(-1);
+    expect(queued!.le_message).toMatch(/queued again for right@example\.org, the student's address now \(it went to wrong@example\.org before\)/);
+  });
+});
+
 describe('the SMTP password', () => {
   it('appears in no response, no log line and no event', async () => {
     await api('get', '/outbox/?per_page=200', admin.token).expect(200);

@@ -104,6 +104,10 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
           requestKey.done();
           onDone?.();
         },
+        // A dialog that only asks (no fields) has nothing to correct: it closes with the refusal (decision 054).
+        onError: () => {
+          if (!action.fields?.length) setAsking(false);
+        },
       },
     );
   const reason = whyNotOffered(action, record);

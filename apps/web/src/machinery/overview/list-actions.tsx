@@ -56,12 +56,16 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
     },
     // An action that changes the rows it covers (Export Payments marks them exported, and answers a file): the
     // list shows them as they are afterwards.
-    // The dialog closes when the action is done; after a failure it stays with what was typed, to correct and send again.
+    // The dialog closes when the action is done; after a failure it stays with what was typed, to correct and send
+    // again. A dialog that only asks (no fields) has nothing to correct: it closes with the refusal (decision 054).
     onSuccess: async () => {
       setAsking(false);
       if (action.changesRecord) await refreshAfterWrite(queryClient, overview.descriptor.key);
     },
-    onError: (error) => alerts.showFailure(error, failureTextOf(action)),
+    onError: (error) => {
+      if (!action.fields?.length) setAsking(false);
+      alerts.showFailure(error, failureTextOf(action));
+    },
   });
   const count = overview.selection.count;
   const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;

@@ -694,6 +694,15 @@ describe('contract mails', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Server error while sending email');
   });
 
+  it('a refused send closes its question with the reason: there is nothing in it to correct (decision 054)', async () => {
+    const reason = 'No participation fee is invoiced for contract A000001';
+    const { user } = await openContract(1, contractApi({ 'POST /contracts/1/send_pf_status': failure(409, reason) }));
+    await user.click(screen.getByRole('button', { name: 'Send PF status' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Send PF status' })).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Send PF status' })).not.toBeInTheDocument());
+  });
+
   it('Request payment info for refund asks the amount and the reason and sends them', async () => {
     const api = contractApi({ 'POST /contracts/1/request_refund_info': { body: { message: 'queued' } }, 'GET /contracts/1': { body: contractRow(1, { files: 1, to_be_payed_amount: -150.5 }) } });
     const { user } = await openContract(1, api);
