@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
-import { Button, Group, Menu, Tooltip } from '@mantine/core';
+import { Button, Collapse, Group, Menu, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { whyNotOffered, type AnyAction, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { ChevronDownIcon } from '../../lib/icons';
@@ -157,12 +158,37 @@ export function RecordActions({ detail, view }: { detail: Detail; view: ViewDesc
   if (detail.mode !== 'read' || !record) return null;
   const actions = recordActionsOf(descriptor, view, user?.userrole_name);
   if (actions.length === 0) return null;
-  return (
+  const buttons = (
     <Group gap="xs" role="group" aria-label="Actions">
       {actions.map((a) => {
         const props = { resource: descriptor, action: a, record: record as Row, onRecord: detail.setRecord, held: running > 0 };
         return a.variants ? <VariantMenu key={a.name} {...props} /> : <ActionButton key={a.name} {...props} />;
       })}
     </Group>
+  );
+  return <NarrowFolded count={actions.length}>{buttons}</NarrowFolded>;
+}
+
+/** More actions than a phone shows above the record: folded there, behind one button (decision 054). */
+const FOLDED_FROM = 4;
+
+/**
+ * On a narrow screen (a phone) a record with many actions would show only buttons on its first screen (a
+ * contract has thirteen): they are folded behind "Actions (13)", kept mounted, so a dialog one of them opened
+ * stays. Wide screens show them as before.
+ */
+function NarrowFolded({ count, children }: { count: number; children: ReactElement }) {
+  const narrow = useMediaQuery('(max-width: 48em)');
+  const [open, setOpen] = useState(false);
+  if (!narrow || count < FOLDED_FROM) return children;
+  return (
+    <div>
+      <Button variant="default" aria-expanded={open} onClick={() => setOpen((o) => !o)} rightSection={<ChevronDownIcon size={14} />}>
+        {`Actions (${count})`}
+      </Button>
+      <Collapse expanded={open} mt={open ? 'xs' : 0}>
+        {children}
+      </Collapse>
+    </div>
   );
 }

@@ -447,6 +447,22 @@ describe('contract screen', () => {
     expect([query.get('contract_id'), query.get('resource'), query.get('record_id')]).toEqual(['2', null, null]);
   });
 
+  it('on a phone folds its many actions behind one button, so the contract comes first (decision 054)', async () => {
+    const wide = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...wide(query), matches: query.includes('max-width: 48em') })) as typeof window.matchMedia;
+    try {
+      const { user } = await openContract(2);
+      const fold = screen.getByRole('button', { name: /^Actions \(\d+\)$/ });
+      expect(fold).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('button', { name: 'Mark contract sent' })).not.toBeInTheDocument();
+      await user.click(fold);
+      expect(fold).toHaveAttribute('aria-expanded', 'true');
+      expect(await screen.findByRole('button', { name: 'Mark contract sent' })).toBeVisible();
+    } finally {
+      window.matchMedia = wide;
+    }
+  });
+
   it('offers no status actions in edit mode', async () => {
     await openContract(2, contractApi(), '?mode=edit');
     expect(screen.queryByRole('group', { name: 'Actions' })).not.toBeInTheDocument();
