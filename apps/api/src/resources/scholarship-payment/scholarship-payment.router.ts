@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { Router } from 'express';
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
+import { electronicFormatIBAN } from 'ibantools';
 import {
   AppError,
   FILE_MESSAGE_HEADER,
@@ -42,7 +42,8 @@ import { recordEvent, recordEvents } from '../../lib/events/record.js';
 import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
-import { sepaCreditTransfer, sepaNameWritable } from '../../lib/payments/sepa.js';
+import { bankDataProblem, type Payee } from '../../lib/payments/bank-data.js';
+import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute } from '../../lib/routes.js';
@@ -72,34 +73,6 @@ const plainFields = [
   'id', 'number', 'contract_id', 'scholarship_payment_type_id', 'period', 'description', 'planned_date', 'payment_date', 'comments', 'university_id',
   'linked_invoice_id', 'exported_timestamp', 'exported_userid', 'payment_allowed', 'creation_timestamp', 'edit_timestamp',
 ] as const;
-
-/** Whose bank data a payment needs: the university's for a university fee, the student's otherwise. */
-export interface Payee {
-  /** Whom messages name: the record that holds the bank data (the student, not an account holder they named). */
-  name: string;
-  /** The account holder's name as the bank file gives it (decision 034); `name` when not given. */
-  holder?: string;
-  iban: string | null;
-  bic: string | null;
-}
-
-/**
- * Why the payee cannot be paid through the SEPA file, or null when the bank data is complete and valid
- * (ibantools): an IBAN of a country in the SEPA area, a BIC, and a holder's name the SEPA character set can carry.
- */
-export function bankDataProblem(payee: Payee): string | null {
-  const iban = payee.iban ? electronicFormatIBAN(payee.iban) : null;
-  if (!iban) return `${payee.name} has no IBAN`;
-  if (!isValidIBAN(iban)) return `The IBAN of ${payee.name} is not valid`;
-  if (!isSEPACountry(iban.slice(0, 2))) return `The IBAN of ${payee.name} is of a bank outside the SEPA area (${iban.slice(0, 2)}): a SEPA transfer cannot reach it`;
-  const bic = payee.bic?.replace(/\s+/g, '').toUpperCase();
-  if (!bic) return `${payee.name} has no BIC`;
-  if (!isValidBIC(bic)) return `The BIC of ${payee.name} is not valid`;
-  if (!sepaNameWritable(payee.holder ?? payee.name)) {
-    return `The account holder's name of ${payee.name} has no Latin letters, which the SEPA file needs: give it in Latin letters as the payment holder`;
-  }
-  return null;
-}
 
 /** The bank data a payment's messages name: a university fee's university, else the student whose record holds it. */
 const accountOf = (r: { university_fee: boolean; payee_name: string; student_name: string; payee_iban: string | null; payee_bic: string | null }): Payee => ({
