@@ -73,10 +73,13 @@ export function studentModule(ctx: AppContext): ResourceModule {
     eventLinks: (row) => ({ studentId: Number(row.id) }),
     hooks: {
       afterChange: async (tx, change, actor) => {
+        const given = (value: unknown) => value !== null && value !== undefined && value !== '';
+        // Bank details given or changed; only emptied is no update of them (decision 054): the contracts'
+        // "Bank Updated" would say the data came when it went.
         const bankDetails =
           change.op === 'update'
-            ? Object.keys(change.changed).some((f) => BANK_FIELDS.has(f))
-            : change.op === 'create' && STUDENT_BANK_FIELDS.some((f) => change.row[f] !== null && change.row[f] !== undefined && change.row[f] !== '');
+            ? Object.entries(change.changed).some(([f, c]) => BANK_FIELDS.has(f) && given(c.new))
+            : change.op === 'create' && STUDENT_BANK_FIELDS.some((f) => given(change.row[f]));
         if (bankDetails) await markBankInfoUpdated(tx, change.id, actor.user.id);
       },
     },

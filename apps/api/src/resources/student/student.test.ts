@@ -111,6 +111,12 @@ describe('students: bank information updated', () => {
     // The contract was not edited: its version stays, so a contract form open meanwhile still saves.
     expect(after.contract.version).toEqual(before.contract.version);
     expect(res.body.bankinfo_update_user).toBe('Test User');
+
+    // Emptied, the bank data was not supplied: the stamp stays as it was (decision 054).
+    await t.db.update(students).set({ bankinfo_update_timestamp: new Date('2024-01-01T00:00:00Z') }).where(eq(students.id, student.id));
+    const emptied = await api('put', `/students/${student.id}`).set('If-Match', (await read()).edit_timestamp).send({ id: student.id, payment_bank_iban: null });
+    expect(emptied.status, emptied.text).toBe(200);
+    expect((await stamps(student.id, contract.id)).student.at).toEqual(new Date('2024-01-01T00:00:00Z'));
   });
 
   it('a new student created with bank details is stamped; one without is not', async () => {
