@@ -213,10 +213,11 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
         </Group>
       </Group>
 
-      {detail.saveBlockedBy && (mode === 'new' || detail.isDirty) && (
+      {detail.saveBlockedFields.length > 0 && (mode === 'new' || detail.isDirty) && (
         // Said where it is seen: the field with the problem may be below the fold while Save, up here, is grey.
+        // Each field says what is wrong with it; Save's description says all of it.
         <Text size="sm" c="dimmed" aria-hidden>
-          {detail.saveBlockedBy}
+          {`Not saved yet: check ${detail.saveBlockedFields.join(', ')}.`}
         </Text>
       )}
 

@@ -316,7 +316,7 @@ describe('detail', () => {
     const save = await screen.findByRole('button', { name: 'Save' });
     expect(save).toBeDisabled();
     expect(save).toHaveAccessibleDescription(/^Not saved yet\. Code: .+; Name: .+/);
-    expect(screen.getByText(/^Not saved yet\. Code: /)).toBeInTheDocument();
+    expect(screen.getByText('Not saved yet: check Code, Name.')).toBeInTheDocument();
     await user.type(screen.getByLabelText(/^Code/), 'be');
     await waitFor(() => expect(save).toHaveAccessibleDescription(/^Not saved yet\. Name: /));
     await user.type(screen.getByLabelText(/^Name/), 'Belgium');

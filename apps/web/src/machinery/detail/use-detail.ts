@@ -405,6 +405,8 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && !saving,
     /** Why Save waits (decision 052): each field not yet right, named with its label, or null when it may save. */
     saveBlockedBy: (mode === 'new' || mode === 'edit') && canWrite && !validation.valid ? saveBlockers(editable, validation) : null,
+    /** The labels of the fields Save waits for (the line under the title names them; each field says what is wrong). */
+    saveBlockedFields: (mode === 'new' || mode === 'edit') && canWrite && !validation.valid ? editable.filter((def) => validation.errors[def.name]).map((def) => def.label) : [],
     saving,
     save: () => saveMutation.mutate({}),
     /** The question of a save the server asks to confirm (confirmFlag): Yes saves again with the flag. */
