@@ -215,13 +215,13 @@ describe('scholarship payments: planning (issue 15 point 2)', () => {
       [{ payment_bank_iban: 'TR330006100519786457841326', payment_bank_swift: 'TGBATRISXXX' }, 'is of a bank outside the SEPA area (TR)'],
     ] as const) {
       const payee = await createStudent(t.db, { first_name: 'Fatima', last_name: `Payee ${problem.length}`, ...bankData });
-      const c = await createContract(t.db, { student_id: payee.id, intake: 2033, start_date: '2033-09-01', end_date: '2034-08-31', check_universityfee_payment: false });
-      await t.db.insert(milestones).values({ intake: 2033, scholarship_id: 1, year: 1, milestone_date: '2033-10-01', milestone_amount: '100.00' }).onConflictDoNothing();
+      const c = await createContract(t.db, { student_id: payee.id, intake: 2077, start_date: '2077-09-01', end_date: '2078-08-31', check_universityfee_payment: false });
+      await t.db.insert(milestones).values({ intake: 2077, scholarship_id: 1, year: 1, milestone_date: '2077-10-01', milestone_amount: '100.00' }).onConflictDoNothing();
       const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.message).toMatch(new RegExp(`^Planned \\d+ scholarship payment\\(s\\) over .*\\. Not payable yet: .*Fatima Payee \\d+ ${problem.replace(/[()]/g, '\\$&')}.*\\. Schedule Payments refuses these payments until the bank data is fixed\\.$`));
     }
-    const paid = await createContract(t.db, { student_id: student.id, intake: 2033, start_date: '2033-09-01', end_date: '2034-08-31', check_universityfee_payment: false });
+    const paid = await createContract(t.db, { student_id: student.id, intake: 2077, start_date: '2077-09-01', end_date: '2078-08-31', check_universityfee_payment: false });
     expect((await api('post', `/contracts/${paid.id}/plan_scholarship_payments`).send({})).body.message).not.toMatch(/Not payable/);
   });
 
