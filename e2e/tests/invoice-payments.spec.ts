@@ -1,15 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiToken, contractData, contractReferences, countryId, createRecord, login, studentData, uniqueSuffix } from './helpers.js';
 
-/**
- * Issue 14: from a numbered invoice a new payment starts with its presets (the invoice row's button links to
- * `/invoicepayment/new?invoice_id=…`), is saved, the contract's amounts follow at once, and the confirmation
- * sent from the payment screen is a row of the Outbox.
- */
-test('a payment of a numbered invoice: presets, save, contract amounts, confirmation in the Outbox', async ({ page, request }) => {
+/** A student with a contract and its invoice of € 1.234,56, numbered through the API. */
+async function numberedInvoice(request: APIRequestContext, firstName: string, mailName: string) {
   const suffix = uniqueSuffix();
   const refs = await contractReferences(request, suffix);
-  const student = { ...studentData(suffix, await countryId(request, 'Germany'), 'Zoë'), email_address: `zoe.${suffix}@example.org` };
+  const student = { ...studentData(suffix, await countryId(request, 'Germany'), firstName), email_address: `${mailName}.${suffix}@example.org` };
   const studentId = await createRecord(request, 'students', student);
   const contractId = await createRecord(request, 'contracts', contractData(refs, studentId, `PAY-${suffix}`));
   const invoiceId = await createRecord(request, 'invoices', {
@@ -24,7 +20,16 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   const token = await apiToken(request);
   const numbered = await request.post(`/api/v1.0/invoices/${invoiceId}/create_pdf`, { data: { invoice_date: '2026-03-05' }, headers: { Authorization: `Bearer ${token}` } });
   expect(numbered.status(), await numbered.text()).toBe(200);
-  const invoiceNumber = ((await numbered.json()) as { number: string }).number;
+  return { student, contractId, invoiceId, invoiceNumber: ((await numbered.json()) as { number: string }).number };
+}
+
+/**
+ * Issue 14: from a numbered invoice a new payment starts with its presets (the invoice row's button links to
+ * `/invoicepayment/new?invoice_id=…`), is saved, the contract's amounts follow at once, and the confirmation
+ * sent from the payment screen is a row of the Outbox.
+ */
+test('a payment of a numbered invoice: presets, save, contract amounts, confirmation in the Outbox', async ({ page, request }) => {
+  const { student, contractId, invoiceId, invoiceNumber } = await numberedInvoice(request, 'Zoë', 'zoe');
 
   await login(page);
   await page.goto(`/#/invoicepayment/new?invoice_id=${invoiceId}`);
@@ -66,24 +71,7 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
  * same invoice, started from its row again, starts from what is still open, not from what the screen read before.
  */
 test('a second payment of an invoice starts from what the first left open; an amount typed as shown is that amount', async ({ page, request }) => {
-  const suffix = uniqueSuffix();
-  const refs = await contractReferences(request, suffix);
-  const student = { ...studentData(suffix, await countryId(request, 'Germany'), 'Mia'), email_address: `mia.${suffix}@example.org` };
-  const studentId = await createRecord(request, 'students', student);
-  const contractId = await createRecord(request, 'contracts', contractData(refs, studentId, `PAY2-${suffix}`));
-  const invoiceId = await createRecord(request, 'invoices', {
-    contract_id: contractId,
-    year: 1,
-    semester: 0,
-    description: 'Participation fee year 1',
-    amount: 1234.56,
-    planned_date: '2026-03-01',
-    document_type_id: 5,
-  });
-  const token = await apiToken(request);
-  const numbered = await request.post(`/api/v1.0/invoices/${invoiceId}/create_pdf`, { data: { invoice_date: '2026-03-05' }, headers: { Authorization: `Bearer ${token}` } });
-  expect(numbered.status(), await numbered.text()).toBe(200);
-  const invoiceNumber = ((await numbered.json()) as { number: string }).number;
+  const { contractId, invoiceNumber } = await numberedInvoice(request, 'Mia', 'mia');
 
   await login(page);
   const invoices = `/#/invoices/numbered?contract_id=${contractId}`;
