@@ -19,7 +19,7 @@ import { queryKeys } from '../lib/query-keys';
 /** One list of work waiting: an overview (its view) with a filter, counted for the home screen. */
 interface Worklist {
   label: string;
-  /** What the count means, for the screen reader and the tooltip. */
+  /** What the count means, shown under the label. */
   hint: string;
   resource: AnyResource;
   view?: string;
