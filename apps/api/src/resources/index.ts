@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ChoiceListName } from '@app/contracts';
+import { ROLE_IDS, type ChoiceListName } from '@app/contracts';
 import { scholarships, userroles } from '@app/db';
 import { actionRouter } from '../lib/actions/router.js';
 import type { ResourceModule } from '../lib/actions/module.js';
@@ -27,7 +27,11 @@ function choiceSources(ctx: AppContext): Record<ChoiceListName, ChoiceSource> {
   return {
     countries: countryChoices(ctx),
     logging_types: loggingTypeChoices(ctx),
-    userroles: tableChoices(ctx.db, { table: userroles, id: userroles.id, label: userroles.name, order: 'id' }),
+    userroles: {
+      ...tableChoices(ctx.db, { table: userroles, id: userroles.id, label: userroles.name, order: 'id' }),
+      // Only a Developer gives the Developer role (decision 011): nobody else is offered it (decision 054).
+      forRole: (choices, role) => (role === 'Developer' ? choices : choices.filter((c) => c.id !== ROLE_IDS.Developer)),
+    },
     users: userChoices(ctx),
     programs: programChoices(ctx),
     universities: universityChoices(ctx),

@@ -21,6 +21,11 @@ export interface ChoiceSource {
    * matches, never the whole table (the invoices: a million rows).
    */
   params?: z.ZodObject;
+  /**
+   * The choices a caller of this role may pick, where it is fewer than the list (the roles an Administrator may
+   * give: not Developer, decision 054). The checksum is then the checksum of what the caller gets.
+   */
+  forRole?: (choices: Choice[], role: string | undefined) => Choice[];
 }
 
 /** The query of `GET /{name}/choice/search`. */
@@ -120,14 +125,17 @@ export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Rou
       continue;
     }
     // The checksum is the list's ETag: a client that has the list sends it back and gets a 304 without it.
+    const forRole = source.forRole;
+    const listFor = async (role: string | undefined) => (forRole ? forRole(await source.list(), role) : source.list());
+    const checksumFor = async (role: string | undefined) => (forRole ? checksumOf(await listFor(role)) : source.checksum());
     route(router, 'get', `/${name}/choice`, async (req, res) => {
-      const etag = `"${await source.checksum()}"`;
+      const etag = `"${await checksumFor(req.user?.userrole_name)}"`;
       res.set('ETag', etag);
       if (req.get('If-None-Match') === etag) return void res.status(304).end();
-      res.json(await source.list());
+      res.json(await listFor(req.user?.userrole_name));
     });
-    route(router, 'get', `/${name}/choice_checksum`, async (_req, res) => {
-      res.json({ checksum: await source.checksum() });
+    route(router, 'get', `/${name}/choice_checksum`, async (req, res) => {
+      res.json({ checksum: await checksumFor(req.user?.userrole_name) });
     });
     if (isSearchedChoiceList(name)) {
       const search = source.search;

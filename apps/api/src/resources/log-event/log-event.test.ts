@@ -183,12 +183,21 @@ describe('event types', () => {
     expect((await api('get', '/logging_types/choice_checksum')).body.checksum).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('serves the user roles choice list', async () => {
-    expect((await api('get', '/userroles/choice')).body).toEqual([
+  it('serves the user roles choice list: the roles the caller may give, Developer to a Developer only (decision 054)', async () => {
+    const developer = await userWithToken(t.app, t.db, 'Developer');
+    expect((await api('get', '/userroles/choice', developer.token)).body).toEqual([
       { id: 1, name: 'Developer' },
       { id: 2, name: 'Administrator' },
       { id: 3, name: 'User' },
       { id: 4, name: 'Reader' },
     ]);
+    expect((await api('get', '/userroles/choice')).body).toEqual([
+      { id: 2, name: 'Administrator' },
+      { id: 3, name: 'User' },
+      { id: 4, name: 'Reader' },
+    ]);
+    // Each list has its own checksum, so a browser that held the other list reads this one again.
+    const [mine, theirs] = await Promise.all([api('get', '/userroles/choice_checksum'), api('get', '/userroles/choice_checksum', developer.token)]);
+    expect(mine.body.checksum).not.toBe(theirs.body.checksum);
   });
 });
