@@ -1,7 +1,5 @@
 import { useCallback, useRef } from 'react';
-
-/** The header the API takes to do a creating request once (decision 050). */
-export const REQUEST_KEY_HEADER = 'Idempotency-Key';
+import { REQUEST_KEY_HEADER } from '@app/contracts';
 
 /** A new key: 128 random bits as hex. `crypto.getRandomValues` works on plain http too (randomUUID needs https). */
 export function newRequestKey(): string {

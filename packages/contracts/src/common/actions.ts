@@ -180,6 +180,9 @@ export function batchLabelOf(action: Pick<AnyAction, 'batch' | 'label'>, input: 
  */
 export const FILE_MESSAGE_HEADER = 'X-Message';
 
+/** The header of a creating request the API does once per user and key (decision 050; the IETF draft's name). */
+export const REQUEST_KEY_HEADER = 'Idempotency-Key';
+
 export const MAX_BATCH_ROWS = 2000;
 
 /**

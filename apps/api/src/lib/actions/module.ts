@@ -10,6 +10,11 @@ import { listAction, recordAction, type ActionImpl } from './types.js';
  * Everything the API serves for one resource: its service, the service functions of its actions, and the
  * few routes that are neither CRUD nor an action. The router and the batch workers both read it.
  */
+/** Whether the action is an import (a list action done row by row from a file's rows). */
+export function isImport(mod: Pick<ResourceModule, 'actions'>, action: { name: string }): boolean {
+  return mod.actions.get(action.name)?.kind === 'import';
+}
+
 export interface ResourceModule {
   resource: AnyResource;
   service: CrudService;

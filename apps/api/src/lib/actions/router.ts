@@ -10,7 +10,7 @@ import { startBatch, startImport } from '../batch/batch-service.js';
 import { sendFile } from '../files/download.js';
 import { acceptUpload, uploadOf } from '../files/upload.js';
 import { route, type Method } from '../routes.js';
-import type { ResourceModule } from './module.js';
+import { isImport, type ResourceModule } from './module.js';
 import { runRecordAction } from './run.js';
 import type { ActionOutcome, FileResult } from './types.js';
 
@@ -119,7 +119,7 @@ export function actionRouter(ctx: AppContext, mod: ResourceModule): Router {
     if (runsAsBatch(action) && action.batchPath) add(action.batchPath, [batchHandler(action)]);
     if (action.scope === 'selection') add(`POST ${actionPath(resource.apiPath, action, 'list')}`, [batchHandler(action)]);
     if (action.scope === 'list') {
-      const imports = mod.actions.get(action.name)?.kind === 'import';
+      const imports = isImport(mod, action);
       add(`POST ${actionPath(resource.apiPath, action, 'list')}`, imports ? importHandlers(action) : [listHandler(action)]);
     }
   }

@@ -20,25 +20,23 @@ function loginThrottles(ctx: AppContext) {
   const address = new LoginThrottle({ ...common, freeFailures: env.LOGIN_MAX_FAILURES_PER_ADDRESS });
   return (username: string, ip: string | undefined) => {
     const accountKey = `${username.toLowerCase()}\n${ip}`;
+    const addressKey = ip ?? '';
+    /** The same step on both keys: the account from this address, and the address alone. */
+    const both = (step: (throttle: LoginThrottle, key: string) => void) => {
+      step(account, accountKey);
+      step(address, addressKey);
+    };
     return {
-      waitMs: () => Math.max(account.waitMs(accountKey), address.waitMs(ip ?? '')),
-      begin: () => {
-        account.begin(accountKey);
-        address.begin(ip ?? '');
-      },
-      fail: () => {
-        account.fail(accountKey);
-        address.fail(ip ?? '');
-      },
+      waitMs: () => Math.max(account.waitMs(accountKey), address.waitMs(addressKey)),
+      begin: () => both((t, k) => t.begin(k)),
+      fail: () => both((t, k) => t.fail(k)),
+      // A success clears the account's failures; the address keeps its own (many accounts guessed from one place).
       succeed: () => {
         account.succeed(accountKey);
-        address.done(ip ?? '');
+        address.done(addressKey);
       },
       /** The attempt ended by an error of the server: not counted either way. */
-      abandon: () => {
-        account.done(accountKey);
-        address.done(ip ?? '');
-      },
+      abandon: () => both((t, k) => t.done(k)),
     };
   };
 }

@@ -22,7 +22,7 @@ import { parseInput } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { sendXlsx } from '../files/xlsx.js';
 import { addJob } from '../jobs/queue.js';
-import type { ResourceModule } from '../actions/module.js';
+import { isImport, type ResourceModule } from '../actions/module.js';
 import type { ImportSource } from '../actions/types.js';
 
 /** The queue task that works through a run's rows. */
@@ -60,7 +60,7 @@ async function createRun(
   actor: Actor,
 ): Promise<number> {
   const ids = [...new Set(spec.ids)];
-  const references = mod.actions.get(action.name)?.kind === 'import' ? importReferences(spec.input) : await mod.service.references(ids, tx);
+  const references = isImport(mod, action) ? importReferences(spec.input) : await mod.service.references(ids, tx);
   const [run] = await tx
     .insert(batchRuns)
     .values({
@@ -85,7 +85,7 @@ async function createRun(
       ...(spec.refused?.has(id) ? { status: 'failed' as const, message: spec.refused.get(id) ?? null, finished_timestamp: sql`now()` } : {}),
     })),
   );
-  const what = mod.actions.get(action.name)?.kind === 'import' ? `${ids.length} row(s) of ${String(spec.input.filename)}` : `${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural}`;
+  const what = isImport(mod, action) ? `${ids.length} row(s) of ${String(spec.input.filename)}` : `${ids.length} ${ids.length === 1 ? mod.resource.title : mod.resource.titlePlural}`;
   await recordEvent(tx, {
     type: 'batchRun',
     userId: actor.user.id,
@@ -398,7 +398,7 @@ export async function confirmRun(ctx: AppContext, modules: ReadonlyMap<string, R
     if (ok.length === 0) throw new AppError('CONFLICT', 'The preview found no row that can be done');
     const versions = Object.fromEntries(ok.filter((r) => r.version !== null).map((r) => [String(r.id), r.version!]));
     // An import's results and count keep every input row (issue 16): the rows its preview refused stay refused.
-    const importing = mod.actions.get(action.name)?.kind === 'import';
+    const importing = isImport(mod, action);
     const refused = importing ? new Map(previewed.filter((r) => r.status === 'failed').map((r) => [r.id, r.message])) : undefined;
     return createRun(
       tx,

@@ -7,7 +7,7 @@ import { findActiveUser } from '../auth/sessions.js';
 import type { Actor } from '../crud/crud-service.js';
 import { appErrorOfDatabase, isDatabaseUnavailable, isRetryable, pgErrorOf } from '../db-errors.js';
 import { recordEvent } from '../events/record.js';
-import type { ResourceModule } from '../actions/module.js';
+import { isImport, type ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
 import { enqueueRun, type ImportRunInput } from './batch-service.js';
 import type { ImportRow } from '../actions/types.js';
@@ -21,8 +21,6 @@ function importRowOf(run: RunRecord, index: number): ImportRow {
   if (row.refusal) throw new AppError('CONFLICT', row.refusal);
   return row;
 }
-
-const importing = (mod: ResourceModule, action: AnyAction) => mod.actions.get(action.name)?.kind === 'import';
 
 /** An import row of a confirmed run, with when its preview tried it (its row's version) and when the run started. */
 function withSeen(row: ImportRow, run: RunRecord, version: string | null): ImportRow {
@@ -147,7 +145,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
       }
     }
     // A previewed import row keeps when it was tried, as its version: the confirmed run's row compares with it.
-    const previewed = run.dry_run && importing(mod, action) ? { version: sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` } : {};
+    const previewed = run.dry_run && isImport(mod, action) ? { version: sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` } : {};
     await tx
       .update(batchRunRows)
       .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()`, ...previewed })
@@ -275,7 +273,7 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
     } finally {
       clearInterval(heartbeat);
     }
-    await finishIfDone(ctx, run, mod.actions.get(action.name)?.kind === 'import');
+    await finishIfDone(ctx, run, isImport(mod, action));
   };
 }
 

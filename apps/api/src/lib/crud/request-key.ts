@@ -1,10 +1,8 @@
 import type { Request } from 'express';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { AppError } from '@app/contracts';
+import { AppError, REQUEST_KEY_HEADER } from '@app/contracts';
 import { requestKeys, type Tx } from '@app/db';
 
-/** The header a client sends to have a creating request done once (the IETF draft's name, as Stripe's API uses it). */
-export const REQUEST_KEY_HEADER = 'Idempotency-Key';
 const KEY = /^[A-Za-z0-9_-]{16,100}$/;
 
 /** How long a key is remembered: a retry comes within minutes; a day leaves room for a laptop woken up later. */

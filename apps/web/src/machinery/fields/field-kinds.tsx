@@ -90,9 +90,9 @@ const numeric = (form: unknown): number | '' => (typeof form === 'number' && Num
 
 /**
  * Mantine's NumberInput (react-number-format) is left to keep its own text while the user types: fed back as a
- * controlled value, its reformatting (prefix, two fixed decimals) loses keystrokes, e.g. the first digit typed
- * over a selected amount. A value that did not come from the input itself (a loaded record, Undo Edit, Reset)
- * starts the input afresh.
+ * controlled value, its reformatting loses keystrokes, e.g. the first digit typed over a selected number. A value
+ * that did not come from the input itself (a loaded record, Undo Edit, Reset) starts the input afresh. (Amounts
+ * are a text input of their own, `MoneyField`.)
  */
 function useOwnText(value: unknown, onChange: (value: unknown) => void) {
   const [generation, setGeneration] = useState(0);
