@@ -15,6 +15,7 @@ import { authRouter } from './lib/auth/auth.router.js';
 import { configRouter } from './lib/config/config.router.js';
 import { recordRefusals } from './lib/auth/refusals.js';
 import { errorHandler, notFoundRoute } from './lib/errors.js';
+import { templateFailureRecorder } from './lib/templates/store.js';
 import { healthRouter } from './lib/health.js';
 import { cleanRequest } from './lib/input.js';
 import { compressedJson } from './lib/json-answer.js';
@@ -38,6 +39,7 @@ export function apiRouter(ctx: AppContext, modules: readonly ResourceModule[]): 
   api.use(cookieParser());
   api.use(authenticate(ctx));
   api.use(recordRefusals(ctx));
+  api.use(templateFailureRecorder(ctx.db));
   api.use(authRouter(ctx));
   api.use(configRouter(ctx));
   const openApi = openApiDocument();

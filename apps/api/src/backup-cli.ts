@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from './lib/logger.js';
 import pg from 'pg';
-import { backupDatabase, createDatabaseSql, holdsData, restoreDatabase, runMigrations } from '@app/db';
+import { backupDatabase, createDatabaseSql, ensureDatabase, foreignTables, holdsData, restoreDatabase, runMigrations } from '@app/db';
 import { loadEnvOrExit } from './env.js';
 import { openDatabase } from './lib/database.js';
 import { installQueue } from './lib/jobs/queue.js';
@@ -47,7 +47,10 @@ async function recreate(url: string): Promise<void> {
   await runMigrations(url);
 }
 
-const database = await openDatabase(env, createLogger({ LOG_LEVEL: 'warn' }));
+// A backup reads the database as it is: it neither creates nor migrates it (a backup before an upgrade, taken
+// with the new version's checkout, migrated the live database first and could then not be restored by the old
+// version). A restore checks whose the database is before it migrates anything.
+const database = await openDatabase(env, createLogger({ LOG_LEVEL: 'warn' }), { prepare: false });
 let failed = false;
 try {
   const started = performance.now();
@@ -57,6 +60,13 @@ try {
     const rows = Object.values(tables).reduce((a, b) => a + b, 0);
     console.log(`Backed up ${rows} rows of ${Object.keys(tables).length} tables to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   } else {
+    await ensureDatabase(database.url);
+    const foreign = await foreignTables(database.url);
+    if (foreign.length > 0) {
+      const named = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ', …' : '');
+      throw new Error(`The database is not one of this app's: it holds ${foreign.length} other table(s) (${named}). Nothing was changed. Restore into an empty database, or one this app made.`);
+    }
+    await runMigrations(database.url);
     if (await holdsData(database.url)) {
       if (!parsed.values.replace) {
         throw new Error('The database holds data already. Add --replace to replace all of it with the backup (or restore into another, empty database).');

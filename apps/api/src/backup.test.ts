@@ -139,4 +139,37 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     await client.end();
     expect(rows[0]!.n).toBe(0);
   }, 60_000);
+  it("a database that is not this app's is neither backed up nor restored into, and nothing is written to it", async () => {
+    const other = await emptyDatabase();
+    const client = new pg.Client({ connectionString: other });
+    await client.connect();
+    await client.query('create schema accounting; create table accounting.ledger (id int); insert into accounting.ledger values (1), (2); create table public.notes (t text); insert into public.notes values (\'x\')');
+    const before = await fingerprint(other);
+    const backup = await cli(other, 'backup', 'other.backup');
+    expect(backup.code).toBe(1);
+    expect(backup.out).toContain("The database is not one of this app's (it has no migration journal): nothing was backed up");
+    for (const args of [['restore', 'office.backup'], ['restore', 'office.backup', '--replace']]) {
+      const restore = await cli(other, ...args);
+      expect(restore.code).toBe(1);
+      expect(restore.out).toContain("The database is not one of this app's: it holds 2 other table(s) (accounting.ledger, public.notes). Nothing was changed.");
+    }
+    // Not migrated, not emptied: exactly as it was.
+    expect(await fingerprint(other)).toEqual(before);
+    await client.end();
+  }, 60_000);
+
+  it('a restore empties only the tables the backup holds: a table of something else beside ours keeps its rows', async () => {
+    const fresh = await emptyDatabase();
+    // Made by this app (a restore of a cut file migrates, then restores nothing), then given a table of its own.
+    expect((await cli(fresh, 'restore', 'cut.backup')).code).toBe(1);
+    const client = new pg.Client({ connectionString: fresh });
+    await client.connect();
+    await client.query('create schema reports; create table reports.kept (n int); insert into reports.kept values (7)');
+    const restore = await cli(fresh, 'restore', 'office.backup');
+    expect(restore.out).toContain('Restored');
+    const { rows } = await client.query<{ n: number }>('select n from reports.kept');
+    expect(rows).toEqual([{ n: 7 }]);
+    await client.end();
+  }, 60_000);
+
 });

@@ -18,6 +18,9 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadEnv({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters/);
     expect(() => loadEnv({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+    // A URL of another database is refused by name too (it passed, and the start failed connecting).
+    expect(() => loadEnv({ DATABASE_URL: 'mysql://x@127.0.0.1/db' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(loadEnv({ DATABASE_URL: 'postgresql://x@127.0.0.1/db' }).DATABASE_URL).toBe('postgresql://x@127.0.0.1/db');
   });
 
   it("refuses an office IBAN or BIC that is not valid: students would be told to pay into it, and the bank debit it", () => {

@@ -1,8 +1,11 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '@app/db';
 import { startServerProcess } from './test/server-process.js';
 
@@ -28,6 +31,36 @@ const postgresRunningIn = (dir: string) => {
     return false;
   }
 };
+
+describe('a server whose port is taken', () => {
+  it('says so and exits 1 at once: no job worker keeps a process alive that serves nothing', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const url = new URL(inject('databaseServerUrl'));
+    url.pathname = `/port_taken_${process.pid}`;
+    try {
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: url.toString(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ADMIN_PASSWORD: 'lifecycle-password-1', WORKERS: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stderr!.on('data', (d) => (out += String(d)));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const code = await stopped(child);
+      clearTimeout(timer);
+      expect(code).toBe(1);
+      expect(out).toContain('Start-up failed: listen EADDRINUSE');
+    } finally {
+      blocker.close();
+      const admin = new pg.Client({ connectionString: inject('databaseServerUrl') });
+      await admin.connect();
+      await admin.query(`drop database if exists port_taken_${process.pid} with (force)`);
+      await admin.end();
+    }
+  }, 90_000);
+});
 
 describe('the server process', () => {
   it('starts an embedded PostgreSQL, seeds once, stops cleanly on SIGTERM and reuses the data next time', async () => {

@@ -76,20 +76,25 @@ async function main(): Promise<void> {
     const ctx = { db: handle.db, env, jwtSecret: await jwtSecretFor(env), logger };
     const modules = resourceModules(ctx);
     const app = createApp(ctx, modules);
-    if (env.WORKERS > 0) workers = await startWorkers(ctx, modulesByKey(modules));
     server = app.listen(env.PORT, env.HOST);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);
     });
+    // After the port is ours: a port taken ends the start before any worker holds a connection (a worker started
+    // first kept the pool, and with it the process, alive after "Start-up failed").
+    if (env.WORKERS > 0) workers = await startWorkers(ctx, modulesByKey(modules));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     console.log(`Scholarship office is running at http://localhost:${port}/ (${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'})`);
   } catch (err) {
     logger.fatal({ err }, 'start-up failed');
     console.error(`Start-up failed: ${err instanceof Error ? err.message : String(err)}`);
-    await handle?.close().catch(() => undefined);
-    await database?.stop().catch(() => undefined);
+    // Each step bounded: nothing left over may keep a process that serves nothing alive.
+    server?.close();
+    await within(SHUTDOWN_STEP_MS, workers?.stop().catch(() => undefined));
+    await within(SHUTDOWN_STEP_MS, handle?.close().catch(() => undefined));
+    await database?.stop(SHUTDOWN_STEP_MS).catch(() => undefined);
     process.exit(1);
   }
 }

@@ -59,6 +59,8 @@ async function tablesOf(client: pg.ClientBase): Promise<string[]> {
 
 /** The migrations applied to the database (drizzle's journal), oldest first. */
 async function migrationsOf(client: pg.ClientBase): Promise<string[]> {
+  const { rows: journal } = await client.query<{ ours: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as ours`);
+  if (!journal[0]!.ours) throw new Error('The database is not one of this app\'s (it has no migration journal): nothing was backed up. Check DATABASE_URL.');
   const { rows } = await client.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations order by created_at, id');
   return rows.map((r) => r.hash);
 }
@@ -103,6 +105,22 @@ export async function backupDatabase(url: string, file: string): Promise<BackupS
   }
   await written;
   return { tables };
+}
+
+/**
+ * The tables of a database this app did not make: every table, when there is no migration journal of ours
+ * (`drizzle.__drizzle_migrations`); none otherwise. A restore asked of such a database — a mistyped
+ * DATABASE_URL, `…/postgres` — would migrate our tables into it; it is refused before anything is written.
+ */
+export async function foreignTables(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ours: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as ours`);
+    return rows[0]!.ours ? [] : await tablesOf(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Whether the database is in use: it has user accounts (a freshly migrated one has none). */
@@ -163,7 +181,10 @@ export async function restoreDatabase(url: string, file: string): Promise<Backup
       if (first) {
         first = false;
         await checkHeader(client, text);
-        await client.query(`truncate ${(await tablesOf(client)).map(quoted).join(', ')}`);
+        // Only the tables the backup holds are emptied (all at once: they reference each other), read from the
+        // file beforehand: a table of something else in the same database is left as it is (every table was
+        // truncated, whoever's it was).
+        await client.query(`truncate ${(await tablesInFile(file)).map(quoted).join(', ')}`);
         continue;
       }
       if (text.startsWith('["row",')) {
@@ -193,6 +214,13 @@ export async function restoreDatabase(url: string, file: string): Promise<Backup
     await client.end();
   }
   return { tables };
+}
+
+/** The tables a backup file holds (its `table` lines), in one pass over the file. */
+async function tablesInFile(file: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const text of linesOf(file)) if (text.startsWith('["table",')) names.push((JSON.parse(text) as ['table', string])[1]);
+  return names;
 }
 
 async function checkHeader(client: pg.ClientBase, text: string): Promise<void> {

@@ -15,9 +15,10 @@ export interface OpenedDatabase {
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL with its data in DATA_DIR/postgres.
- * Either way the database exists and every committed migration is applied when this returns.
+ * Either way the database exists and every committed migration is applied when this returns — unless `prepare`
+ * is false (a backup, which reads the database as it is and must not write to it, nor create it).
  */
-export async function openDatabase(env: Env, logger: Logger): Promise<OpenedDatabase> {
+export async function openDatabase(env: Env, logger: Logger, { prepare = true }: { prepare?: boolean } = {}): Promise<OpenedDatabase> {
   let url = env.DATABASE_URL;
   let stop = async (_timeoutMs?: number) => undefined as void;
   if (!url) {
@@ -30,8 +31,10 @@ export async function openDatabase(env: Env, logger: Logger): Promise<OpenedData
     stop = server.stop;
   }
   try {
-    await ensureDatabase(url);
-    await runMigrations(url);
+    if (prepare) {
+      await ensureDatabase(url);
+      await runMigrations(url);
+    }
   } catch (err) {
     await stop();
     throw err;

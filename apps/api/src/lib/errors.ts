@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { AppError, GENERIC_SERVER_ERROR, type ErrorBody, type FieldErrors } from '@app/contracts';
 import { appErrorOfDatabase, DATABASE_RETRY_AFTER_SECONDS } from './db-errors.js';
 
 /** zod issues → `{field: [messages]}`; issues of the whole object go under `_`. */
@@ -65,7 +65,7 @@ const isBusboyError = (message: string | undefined) => !!message && BUSBOY_MESSA
  */
 export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _next) => {
   let status = 500;
-  const body: ErrorBody = { message: 'Internal server error' };
+  const body: ErrorBody = { message: GENERIC_SERVER_ERROR };
   const err = appErrorOfDatabase(caught) ?? caught;
   if (err instanceof AppError) {
     status = err.status;
@@ -100,6 +100,8 @@ export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _ne
   if (status >= 500) {
     req.log?.error({ err }, 'request failed');
     body.request_id = String(req.id);
+    // For what records a failure once the answer is sent (a template that does not render: lib/templates/store.ts).
+    res.locals.failure = err;
   }
   if (res.headersSent) {
     res.destroy();

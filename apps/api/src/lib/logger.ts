@@ -61,9 +61,36 @@ function scrub(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, SECRET_KEY.test(key) && v != null ? REDACTED : scrub(v, depth + 1)]));
 }
 
+/** Query values that say nothing about a person: the order, the page, a flag, an id, a year. */
+const PLAIN_QUERY_KEY = /^(sort|page|per_page)$/;
+const ID_QUERY_KEY = /(^|_)id$|^(intake|application_round|year|semester)$/;
+const plainValue = (key: string, value: string) => PLAIN_QUERY_KEY.test(key) || value === 'true' || value === 'false' || (ID_QUERY_KEY.test(key) && /^\d{1,10}$/.test(value));
+
+/**
+ * A request's URL as logged: its path, and of its query the keys with only the values that say nothing about a
+ * person. A quick filter or a filter by name, e-mail or postal code put who staff looked for in the server log
+ * (`?search=Sch%C3%A4fer`); those values are written `…`.
+ */
+export function urlForLog(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return scrubText(url);
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq === -1) return part;
+      const key = part.slice(0, eq);
+      const value = part.slice(eq + 1);
+      return plainValue(key, value) ? `${key}=${value}` : `${key}=…`;
+    })
+    .join('&');
+  return scrubText(`${url.slice(0, at)}?${query}`);
+}
+
 /** pino-http's request and response as logged: what identifies a request, never headers or bodies. */
 export const httpLogSerializers = {
-  req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: scrubText(req.url) }),
+  req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: urlForLog(req.url) }),
   res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
 };
 

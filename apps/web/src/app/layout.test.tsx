@@ -15,4 +15,22 @@ describe('the frame of the logged-in pages', () => {
     expect(await screen.findByRole('heading', { name: 'Countries' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
+
+  it("opens a screen at its heading, names the browser tab after it, and offers a skip link first (decision 055)", async () => {
+    const api = stubApi({ ...session(), 'GET /countries/1': { body: countryRows[0] }, 'GET /countries': page(countryRows) });
+    const { user, router } = renderApp('/countries', api);
+    expect(await screen.findByRole('heading', { name: 'Countries' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Countries · Scholarship Office'));
+    // The first Tab of a page reaches the skip link, which moves focus to the screen's heading.
+    document.body.focus();
+    await user.tab();
+    expect(document.activeElement).toHaveTextContent('Skip to main content');
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Countries' }));
+    // Another screen: focus on its heading, the tab named after it.
+    await router.navigate('/country/1');
+    const heading = await screen.findByRole('heading', { name: /Country/ });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    await waitFor(() => expect(document.title).toBe(`${heading.textContent!.trim()} · Scholarship Office`));
+  });
 });

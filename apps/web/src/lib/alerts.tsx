@@ -8,7 +8,8 @@ export interface Alerts {
   showSuccess: (message: string) => void;
   /**
    * Reports a failed call (spec §8): a 409 or 403 shows the server's message; a 401 shows nothing (the user is
-   * sent to the login screen); anything else shows `Server error while {action}`.
+   * sent to the login screen); anything else shows `Server error while {action}`, followed by the server's reason
+   * when a 5xx gives one.
    */
   showFailure: (error: unknown, action: string) => void;
   /** Removes every alert (at logout: the next user must not see this one's). */
@@ -28,6 +29,9 @@ export function failureMessage(error: unknown, action: string): string | null {
     if (error.isUnauthenticated) return null;
     // A refusal says why in words, a 403 as a 409 does ("Only a Developer may change a Developer account").
     if (error.isConflict || error.status === 403) return error.message;
+    // The spec's words first (§8), then what the server says went wrong, when it says (issue 18 point 4: a
+    // template that does not render names itself and its line).
+    if (error.reason) return `Server error while ${action}: ${error.reason}`;
   }
   return `Server error while ${action}`;
 }

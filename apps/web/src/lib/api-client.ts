@@ -1,4 +1,4 @@
-import { API_BASE, FILE_MESSAGE_HEADER, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { API_BASE, FILE_MESSAGE_HEADER, GENERIC_SERVER_ERROR, type ErrorBody, type FieldErrors } from '@app/contracts';
 
 /**
  * The only place of the web that reads HTTP status codes (CONVENTIONS "Errors"). Every failed call is logged;
@@ -7,12 +7,18 @@ import { API_BASE, FILE_MESSAGE_HEADER, type ErrorBody, type FieldErrors } from 
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: FieldErrors;
+  /**
+   * What the server said went wrong, when it said more than "Internal server error" (a 5xx with a reason meant
+   * for staff: the template that does not render, the database not reachable).
+   */
+  readonly reason: string | undefined;
 
-  constructor(status: number, message: string, errors: FieldErrors = {}) {
+  constructor(status: number, message: string, errors: FieldErrors = {}, reason?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
+    this.reason = reason;
   }
 
   /** A conflict whose message is meant for the user (locked, stale edit, duplicate, still referenced). */
@@ -116,7 +122,8 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
   if (response.ok) return response;
 
   const { message, errors } = errorBodyOf(await readBody(response));
-  const error = new ApiError(response.status, message || response.statusText || `HTTP ${response.status}`, errors ?? {});
+  const reason = response.status >= 500 && message && message !== GENERIC_SERVER_ERROR ? message : undefined;
+  const error = new ApiError(response.status, message || response.statusText || `HTTP ${response.status}`, errors ?? {}, reason);
   console.warn(`API ${method} ${url} failed: ${response.status} ${error.message}`);
   if (response.status === 401 && !options.ignoreUnauthorized) {
     for (const listener of [...unauthorizedListeners]) listener();
@@ -154,6 +161,8 @@ export interface DownloadedFile {
   filename: string | undefined;
   /** What the server says beside the file (FILE_MESSAGE_HEADER): an export that left rows out says which. */
   message?: string;
+  /** The answer's other headers (the template check's `X-Templates-Failed`). */
+  headers?: Headers;
 }
 
 function messageOf(header: string | null): string | undefined {
@@ -169,7 +178,7 @@ function messageOf(header: string | null): string | undefined {
 export async function apiDownload(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
   const response = await send(path, { method: 'POST', ...options }, '*/*');
   const message = messageOf(response.headers.get(FILE_MESSAGE_HEADER));
-  return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition')), ...(message ? { message } : {}) };
+  return { blob: await response.blob(), filename: filenameFromDisposition(response.headers.get('Content-Disposition')), headers: response.headers, ...(message ? { message } : {}) };
 }
 
 export const api = {

@@ -20,8 +20,8 @@ export interface SentRequest {
 export interface Answer {
   status?: number;
   body?: unknown;
-  /** `message`: what the server says beside the file (its X-Message header). */
-  file?: { content: Blob; filename: string; message?: string };
+  /** `message`: what the server says beside the file (its X-Message header); `headers`: others it sends. */
+  file?: { content: Blob; filename: string; message?: string; headers?: Record<string, string> };
 }
 
 /** `GET /countries`, `PUT /countries/1`: a method and a path under /api/v1.0, without the query. */
@@ -39,6 +39,7 @@ function response({ status = 200, body, file }: Answer): Response {
         'content-type': file.content.type || 'application/octet-stream',
         'content-disposition': `attachment; filename="${file.filename}"`,
         ...(file.message ? { [FILE_MESSAGE_HEADER]: encodeURIComponent(file.message) } : {}),
+        ...file.headers,
       }),
       blob: async () => file.content,
     } as Response;

@@ -16,6 +16,9 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/** The message of a 500 whose cause is not for the user (a bug): it says nothing more. */
+export const GENERIC_SERVER_ERROR = 'Internal server error';
+
 /** Field name → messages, as answered with a 400. */
 export type FieldErrors = Record<string, string[]>;
 

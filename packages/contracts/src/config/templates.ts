@@ -21,17 +21,18 @@ export const TemplateInfoSchema = z.object({
   customised: z.boolean(),
   uploaded_timestamp: z.string().nullable(),
   uploaded_user: z.string().nullable(),
+  /** What the template can use, with an example value each (`invoice.lines[].amount`: an entry of a list). */
+  variables: z.array(z.object({ name: z.string(), example: z.string() })),
 });
 export type TemplateInfo = z.infer<typeof TemplateInfoSchema>;
 
 /**
- * `GET /config` (spec §3 Config). `email_config` is added beside `templates` by the e-mail settings (issue 12
- * part B): this schema is not strict so the two parts merge without touching each other.
+ * `GET /config` (spec §3 Config): the version, the Email settings (never the password) and the templates. The
+ * Email settings are a Developer's (spec §6: the Email tab is for developers only): an Administrator gets null.
  */
-/** `GET /config` (spec §3 Config): the version, the Email settings (never the password) and the templates. */
 export const ConfigSchema = z.object({
   version: z.string(),
-  email_config: EmailConfigSchema,
+  email_config: EmailConfigSchema.nullable(),
   templates: z.array(TemplateInfoSchema),
 });
 export type Config = z.infer<typeof ConfigSchema>;
@@ -51,6 +52,9 @@ export const MAX_TEMPLATE_BYTES = 256 * 1024;
 
 /** What a template upload may be: UTF-8 text, named `.liquid` (as downloaded) or `.txt`. */
 export const TEMPLATE_FILE_KIND: FileKind = { mime: 'text/plain', extensions: ['liquid', 'txt'], label: 'Liquid template (UTF-8 text)' };
+
+/** Beside the check's zip: the internal names of the templates that do not render, comma-separated (none: empty). */
+export const TEMPLATES_FAILED_HEADER = 'X-Templates-Failed';
 
 /** The answer of `POST /config/check_templates`' report, one line per template. */
 export const CHECK_REPORT_FILENAME = 'report.txt';

@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   { id: 15, key: 'batchRun', name: 'Batch run' },
   { id: 16, key: 'export', name: 'Export' },
   { id: 17, key: 'accessRefused', name: 'Access refused' },
+  { id: 18, key: 'templateFailed', name: 'Template failed' },
 ] as const;
 
 export type EventTypeKey = (typeof EVENT_TYPES)[number]['key'];

@@ -46,6 +46,23 @@ describe('scholarshipPaymentsToPlan', () => {
       ['U11', '500.00', '2026-2027/02', 11],
     ]);
   });
+  it("puts a university fee in the period it is for (its invoice's year and semester), not the one its invoice was dated in", () => {
+    const drafts = scholarshipPaymentsToPlan({
+      contract: { ...contract, end_date: '2028-08-31' },
+      milestones: [],
+      monthlyAllowance: '0',
+      feeInvoices: [
+        // Numbered late: in November 2027, the first semester of the second year.
+        { id: 20, year: 1, semester: 2, planned_date: '2027-03-01', invoice_date: '2027-11-20' },
+        { id: 21, year: 2, semester: 0, planned_date: '2027-09-01', invoice_date: '2028-01-10' },
+      ],
+      universities: new Map([[7, { id: 7, payment_amount: '1000.00' }]]),
+    });
+    expect(drafts.map((d) => [d.plan_key, d.period, d.planned_date])).toEqual([
+      ['U20', '2026-2027/02', '2027-11-20'],
+      ['U21', '2027-2028/01', '2028-01-10'],
+    ]);
+  });
   it('plans a monthly allowance for each month of the contract, counted from its start date', () => {
     const allowances = (start_date: string, end_date: string) =>
       scholarshipPaymentsToPlan({ contract: { ...contract, start_date, end_date }, milestones: [], monthlyAllowance: '300.00', feeInvoices: [], universities: new Map() }).map(

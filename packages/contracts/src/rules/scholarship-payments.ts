@@ -19,6 +19,11 @@ export function universityFeePeriod(day: string): string {
   return `${year - 1}-${year}/02`;
 }
 
+/** The first day of a contract's year (1, 2) and semester (0 the whole year, 1, 2): its start, plus 12 and 6 months. */
+export function termStart(contractStart: string, year: number, semester: number): string {
+  return addMonths(contractStart, 12 * (year - 1) + (semester === 2 ? 6 : 0));
+}
+
 /**
  * The payment date of a payment being scheduled (issue 15 point 3): the one given; otherwise the planned date if
  * it is still to come; otherwise today.
@@ -134,7 +139,9 @@ export function scholarshipPaymentsToPlan(input: {
       drafts.push({
         plan_key: `U${inv.id}`,
         scholarship_payment_type_id: SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
-        period: universityFeePeriod(day),
+        // The period the fee is for — the contract's year and semester of its invoice — not when the invoice was
+        // dated: a fee invoiced late fell into the next period of the University Fee Check (decision 055).
+        period: universityFeePeriod(termStart(contract.start_date, inv.year, inv.semester)),
         amount,
         description: `University fee year ${inv.year}${inv.semester === 0 ? '' : ` semester ${inv.semester}`}`,
         planned_date: day,

@@ -17,7 +17,7 @@ afterAll(() => {
  * A real API process (src/server.ts under tsx) with its job workers, on the test's database. Each works on
  * one job at a time and pauses between rows, so a run takes long enough to be shared or interrupted.
  */
-async function startProcess(): Promise<ChildProcess> {
+async function startProcess(extra: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
     env: {
@@ -32,6 +32,7 @@ async function startProcess(): Promise<ChildProcess> {
       WORKER_CONCURRENCY: '1',
       BATCH_ROW_PAUSE_MS: '40',
       BATCH_STALE_SECONDS: '1',
+      ...extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -97,6 +98,30 @@ describe('batch runs across processes', () => {
     expect(doneWhenKilled).toBeLessThan(ids.length);
 
     const second = await startProcess();
+    await until(() => finished(runId), 60_000, 'the run to finish');
+    second.kill('SIGTERM');
+    expect(await rowsDone(runId)).toBe(ids.length);
+    await expectEachDoneOnce(ids);
+  }, 120_000);
+
+  it('SIGTERM mid-run: the row at work is finished, the process exits 0 at once, and the next start goes on with the rest', async () => {
+    const ids = (await Promise.all(Array.from({ length: 30 }, () => createContract(t.db)))).map((c) => c.id);
+    // A long pause between rows and a grace period that would cover many of them; no sweeper to rescue the run.
+    const slow = { BATCH_ROW_PAUSE_MS: '1000', SHUTDOWN_GRACE_MS: '20000', BATCH_STALE_SECONDS: '3600' };
+    const first = await startProcess(slow);
+    const runId = await startRun(ids);
+    await until(async () => (await rowsDone(runId)) >= 2, 30_000, 'the first rows');
+    const stoppedAt = Date.now();
+    first.kill('SIGTERM');
+    const code = await new Promise((r) => first.once('exit', r));
+    expect(code).toBe(0);
+    // It went on row after row for the whole grace period, then was cut off and exited 1.
+    expect(Date.now() - stoppedAt).toBeLessThan(8_000);
+    const doneWhenStopped = await rowsDone(runId);
+    expect(doneWhenStopped).toBeLessThan(6);
+
+    // The run handed itself on: the next process takes it up from the queue, not after a stale heartbeat.
+    const second = await startProcess({ BATCH_STALE_SECONDS: '3600' });
     await until(() => finished(runId), 60_000, 'the run to finish');
     second.kill('SIGTERM');
     expect(await rowsDone(runId)).toBe(ids.length);

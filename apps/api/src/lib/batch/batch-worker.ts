@@ -12,6 +12,7 @@ import { runRecordAction } from '../actions/run.js';
 import { enqueueRun, type ImportRunInput } from './batch-service.js';
 import type { ImportRow } from '../actions/types.js';
 import { withPreviewMemory } from '../preview-memory.js';
+import { recordTemplateFailure, TemplateRenderFailure } from '../templates/store.js';
 
 /** The row of an import run that a batch row stands for (its record id is the row's index). */
 function importRowOf(run: RunRecord, index: number): ImportRow {
@@ -76,6 +77,12 @@ export interface BatchWorkerOptions {
   rowPauseMs: number;
   /** How often a working job says it is alive. */
   heartbeatMs: number;
+  /**
+   * Aborted when the process stops (SIGTERM): a run stops after the row at work and queues itself again, so the
+   * next worker (this process restarted, or another) goes on with the rest. It went on row after row for the
+   * whole grace period, and was then cut off.
+   */
+  stopping?: AbortSignal;
 }
 
 type RunRecord = typeof batchRuns.$inferSelect;
@@ -138,6 +145,8 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         if (isDatabaseUnavailable(err)) throw err;
         const known = err instanceof AppError ? err : appErrorOfDatabase(err);
         if (!known) ctx.logger.error({ err, runId: run.id, recordId: row.record_id }, 'batch row failed');
+        // Kept with the row's result (the row's own work was rolled back), for the Administrators.
+        if (err instanceof TemplateRenderFailure && !run.dry_run) await recordTemplateFailure(tx, err, actor?.user.id ?? null, `batch run ${run.id} (${run.resource} ${run.action}), row ${row.reference}`);
         ok = false;
         message = batchErrorLine(row.reference, known ? reasonOf(known) : 'an unexpected error (see the server log)');
         amount = null;
@@ -231,6 +240,21 @@ async function actorOf(ctx: AppContext, run: RunRecord, action: AnyAction): Prom
   return user && roleHasLevel(user.userrole_name, action.level) ? { user } : undefined;
 }
 
+/** Waits `ms`, or less when the process stops meanwhile. */
+function pause(ms: number, stopping: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    stopping?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 /**
  * The queue task of a run: works through its pending rows one at a time until none is left for it, touching
  * the run's heartbeat meanwhile, then finishes the run if it was the last to work on it.
@@ -257,6 +281,11 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
     }, options.heartbeatMs);
     try {
       for (;;) {
+        if (options.stopping?.aborted) {
+          await enqueueRun(ctx.db, runId, 1);
+          ctx.logger.info({ runId }, 'batch run handed on: the process stops');
+          return;
+        }
         let done: boolean;
         try {
           // Who started the run is asked again for each row: a user deactivated, or no longer of the action's
@@ -268,7 +297,7 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
           continue;
         }
         if (done) break;
-        if (options.rowPauseMs > 0) await new Promise((r) => setTimeout(r, options.rowPauseMs));
+        if (options.rowPauseMs > 0) await pause(options.rowPauseMs, options.stopping);
       }
     } finally {
       clearInterval(heartbeat);

@@ -1,7 +1,7 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import archiver from 'archiver';
 import { z } from 'zod';
-import { APP_VERSION, CHECK_REPORT_FILENAME, MAX_TEMPLATE_BYTES, TEMPLATE_FILE_KIND, TemplateNameSchema, type Config } from '@app/contracts';
+import { APP_VERSION, CHECK_REPORT_FILENAME, FILE_MESSAGE_HEADER, roleHasLevel, TEMPLATES_FAILED_HEADER, MAX_TEMPLATE_BYTES, TEMPLATE_FILE_KIND, TemplateNameSchema, type Config } from '@app/contracts';
 import type { AppContext } from '../context.js';
 import { actorOf } from '../crud/crud-router.js';
 import { parseInput } from '../errors.js';
@@ -12,7 +12,7 @@ import { queryRoute, route } from '../routes.js';
 import { emailConfigForDisplay } from '../mail/settings.js';
 import { checkTemplates, renderAllShapes } from '../templates/check.js';
 import { TemplateError } from '../templates/engine.js';
-import { currentTemplate, definitionOf, refusal, resetTemplate, saveTemplate, templateList } from '../templates/store.js';
+import { currentTemplate, definitionOf, refusal, refuseOtherTemplatesFile, resetTemplate, saveTemplate, templateList } from '../templates/store.js';
 
 /**
  * The Configuration routes (spec §7 Config, issue 12): the server version, the template list, download, upload,
@@ -23,19 +23,22 @@ import { currentTemplate, definitionOf, refusal, resetTemplate, saveTemplate, te
 export function configRouter(ctx: AppContext): Router {
   const router = Router();
 
-  /** The body of `GET /config`: the Email settings never carry the password, only whether one is stored. */
-  const configAnswer = async (): Promise<Config> => ({
+  /**
+   * The body of `GET /config`: the Email settings never carry the password, only whether one is stored, and only
+   * a Developer gets them (the Email tab and `/config/email` are a Developer's; an Administrator read them here).
+   */
+  const configAnswer = async (req: Request): Promise<Config> => ({
     version: APP_VERSION,
-    email_config: await emailConfigForDisplay(ctx.db),
-    templates: await templateList(ctx.db),
+    email_config: roleHasLevel(actorOf(req).user.userrole_name, 'developer') ? await emailConfigForDisplay(ctx.db) : null,
+    templates: await templateList(ctx.db, ctx.env),
   });
 
   route(router, 'get', '/config/version', (_req, res) => {
     res.json({ version: APP_VERSION });
   });
 
-  route(router, 'get', '/config', async (_req, res) => {
-    res.json(await configAnswer());
+  route(router, 'get', '/config', async (req, res) => {
+    res.json(await configAnswer(req));
   });
 
   route(router, 'post', '/config/get_template', async (req, res) => {
@@ -62,6 +65,7 @@ export function configRouter(ctx: AppContext): Router {
     const { internalname } = parseInput(TemplateNameSchema, req.query, 'query');
     const definition = definitionOf(internalname);
     const { file } = uploadOf(req);
+    refuseOtherTemplatesFile(file.filename, definition);
     const text = file.buffer.toString('utf8');
     // Accepted only if it parses and renders with the sample and every other shape real data takes (one line
     // per list, nothing credited, paid in full …), and, for a document, lays out as a PDF each time.
@@ -73,7 +77,7 @@ export function configRouter(ctx: AppContext): Router {
     }
     const userId = actorOf(req).user.id;
     await ctx.db.transaction((tx) => saveTemplate(tx, definition, { text, filename: file.filename, size: file.size }, userId));
-    res.json((await templateList(ctx.db)).find((t) => t.internalname === internalname));
+    res.json((await templateList(ctx.db, ctx.env)).find((t) => t.internalname === internalname));
   });
 
   route(router, 'post', '/config/reset_template', async (req, res) => {
@@ -81,7 +85,7 @@ export function configRouter(ctx: AppContext): Router {
     const definition = definitionOf(internalname);
     const userId = actorOf(req).user.id;
     await ctx.db.transaction((tx) => resetTemplate(tx, definition, userId));
-    res.json((await templateList(ctx.db)).find((t) => t.internalname === internalname));
+    res.json((await templateList(ctx.db, ctx.env)).find((t) => t.internalname === internalname));
   });
 
   route(router, 'post', '/config/check_templates', async (req, res) => {
@@ -104,6 +108,14 @@ export function configRouter(ctx: AppContext): Router {
     await archive.finalize();
     await finished;
     const zip = Buffer.concat(chunks);
+    // What the check found, said on the screen beside the zip (a green "downloaded" hid two broken templates): the
+    // templates that do not render, by name, and in words.
+    const said =
+      result.failed === 0
+        ? `All ${result.ok} templates render with their sample data`
+        : `${result.failed} of ${result.ok + result.failed} templates do not render: ${result.failures.map((f) => `${f.displayname} (${f.reason})`).join('; ')}`;
+    res.setHeader(FILE_MESSAGE_HEADER, encodeURIComponent(said));
+    res.setHeader(TEMPLATES_FAILED_HEADER, result.failures.map((f) => f.internalname).join(','));
     sendFile(res, { filename: 'templates-check.zip', mimeType: 'application/zip', content: zip });
   });
 

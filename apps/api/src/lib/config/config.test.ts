@@ -48,7 +48,14 @@ describe('GET /config', () => {
     await t.db.execute(sql`insert into email_settings (id, smtp_servername, smtp_port, smtp_password, from_email_address)
       values (1, 'smtp.example.org', 587, 'very-secret-pw', 'office@example.org')
       on conflict (id) do update set smtp_password = excluded.smtp_password, smtp_servername = excluded.smtp_servername`);
-    for (const caller of [developer, admin]) {
+    // The Email settings are a Developer's (the Email tab and /config/email): an Administrator gets none here.
+    const forAdmin = await api('get', '/config', admin);
+    expect(forAdmin.status).toBe(200);
+    expect(forAdmin.body.email_config).toBeNull();
+    expect(forAdmin.text).not.toContain('smtp_servername');
+    expect(forAdmin.body.templates).toHaveLength(TEMPLATES.length);
+    {
+      const caller = developer;
       const res = await api('get', '/config', caller);
       expect(res.status).toBe(200);
       expect(res.body.version).toBe(APP_VERSION);
@@ -65,7 +72,18 @@ describe('GET /config', () => {
         customised: false,
         uploaded_timestamp: null,
         uploaded_user: null,
+        variables: expect.any(Array),
       });
+      // What a designer can write, with examples: the sample's fields, list entries, the office from the settings.
+      const variables = new Map(res.body.templates[0].variables.map((v: { name: string; example: string }) => [v.name, v.example]));
+      expect(variables.get('student.name')).toBe('Łukasz Wiśniewski');
+      expect(variables.get('invoice.lines')).toBe('a list of 2');
+      expect(variables.get('invoice.lines[].amount')).toBe('1234.56');
+      expect(variables.get('office.name')).toBe('Stipendienbüro Süd');
+      expect(variables.get('office.address_lines[]')).toBe('Kaiserstraße 7');
+      // A variant's fields are listed too (the invoice mail's credited and paid).
+      const mail = res.body.templates.find((x: { internalname: string }) => x.internalname === 'invoice_email');
+      expect(mail.variables.map((v: { name: string }) => v.name)).toEqual(expect.arrayContaining(['invoice.credited', 'invoice.paid', 'invoice.open_amount']));
       const names = res.body.templates.map((x: { internalname: string }) => x.internalname);
       for (const name of ['credit_note_pdf', 'payment_confirmation_pdf', 'student_agreement_pdf', 'invoice_email', 'reminder_email', 'payment_confirmation_email', 'bankinfo_request_email', 'pf_status_email', 'payment_info_email', 'refund_request_email', 'test_email']) {
         expect(names).toContain(name);
@@ -80,6 +98,7 @@ describe('GET /config', () => {
         customised: false,
         uploaded_timestamp: null,
         uploaded_user: null,
+        variables: expect.arrayContaining([{ name: 'credit_note.invoice_open', example: '100' }]),
       });
     }
   });
@@ -135,6 +154,23 @@ describe('template upload', () => {
     expect(listed.customised).toBe(true);
   });
 
+  it("a file named as another template is refused: the invoice's template uploaded as the payment confirmation", async () => {
+    const invoicePdf = defaultBytes('invoice_pdf');
+    for (const filename of ['invoice_pdf.liquid', 'Invoice_PDF (2).txt', 'copy of invoice_pdf-v2.liquid']) {
+      const res = await upload('payment_confirmation_pdf', invoicePdf, filename);
+      expect(res.status, filename).toBe(400);
+      expect(res.body.errors.file[0]).toBe(
+        `"${filename}" is named as the template invoice_pdf (Invoice (PDF)), not payment_confirmation_pdf (Payment confirmation (PDF)): upload it in the row of Invoice (PDF), or rename the file if it really is meant for Payment confirmation (PDF)`,
+      );
+    }
+    expect(await t.db.select().from(templates).where(eq(templates.internalname, 'payment_confirmation_pdf'))).toEqual([]);
+    // A name that mentions the template itself, or no template, is taken at its word.
+    const confirmation = defaultBytes('payment_confirmation_pdf');
+    expect((await upload('payment_confirmation_pdf', confirmation, 'payment_confirmation_pdf (from invoice_pdf).liquid')).status).toBe(200);
+    expect((await upload('payment_confirmation_pdf', confirmation, 'confirmation-2026.liquid')).status).toBe(200);
+    await api('post', '/config/reset_template').send({ internalname: 'payment_confirmation_pdf' });
+  });
+
   it('a syntax error is a 400 with the engine message and its line, and the stored template stays', async () => {
     expect((await upload('reminder_email', GOOD_MAIL)).status).toBe(200);
     const broken = 'subject: Reminder\n--- text ---\nDear {{ student.name }},\n{% for x in invoice.lines %}\nno endfor\n';
@@ -148,7 +184,7 @@ describe('template upload', () => {
   it('an undefined variable is refused with its line; the built-in default stays', async () => {
     const res = await upload('payment_info_email', 'subject: x\n--- text ---\n\n{{ invoice.numbr }}\n');
     expect(res.status).toBe(400);
-    expect(res.body.errors.file).toEqual(['line 4: undefined variable: invoice.numbr (column 4)']);
+    expect(res.body.errors.file).toEqual(['line 4: undefined variable: invoice.numbr (column 4); invoice has number, date, due_date, description, lines, total, open_amount']);
     expect(sha256((await getTemplate('payment_info_email')).body as Buffer)).toBe(sha256(defaultBytes('payment_info_email')));
   });
 
@@ -176,7 +212,7 @@ describe('template upload', () => {
     // A branch the sample never takes: an invoice paid in full.
     const paid = await upload('invoice_email', 'subject: x\n--- text ---\nDear {{ student.name }},\n{% if invoice.open_amount > 0 %}Pay.{% else %}{{ invoice.receipt_number }}{% endif %}\n');
     expect(paid.status).toBe(400);
-    expect(paid.body.errors.file).toEqual(['line 4: undefined variable: invoice.receipt_number (column 50), with paid in full']);
+    expect(paid.body.errors.file).toEqual(['line 4: undefined variable: invoice.receipt_number (column 50); invoice has number, date, due_date, description, lines, total, open_amount, credit_notes, credited, paid, with paid in full']);
     // A document is laid out with each shape too.
     const pdf = await upload('credit_note_pdf', 'title: Credit {{ credit_note.number }}\n--- lines ---\nDescription | Amount\n{{ credit_note.lines[0].description }} | {{ credit_note.total | money }}\n{% if student.iban == "" %}{{ student.bank_name }}{% endif %}\n');
     expect(pdf.status).toBe(400);
@@ -209,6 +245,19 @@ describe('template upload', () => {
     const wrongField = await api('post', '/config/import/?internalname=invoice_email').attach('template', Buffer.from(GOOD_MAIL), { filename: 'x.liquid', contentType: 'text/plain' });
     expect(wrongField.status).toBe(400);
     expect((await upload('invoice_email', 'x'.repeat(256 * 1024 + 1))).status).toBe(413);
+  });
+
+  it('a file saved in another encoding than UTF-8 is refused saying so, not as audio or an unknown type', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(GOOD_MAIL, 'utf16le')]);
+    const windows = Buffer.from(GOOD_MAIL.replace('ß', 'ss') + 'f\u00fcr\n', 'latin1');
+    for (const [bytes, encoding] of [
+      [utf16, 'UTF-16'],
+      [windows, 'Windows-1252 or Latin-1'],
+    ] as const) {
+      const res = await upload('invoice_email', bytes, 'Rechnung.liquid');
+      expect(res.status).toBe(400);
+      expect(res.body.errors.file).toEqual([`"Rechnung.liquid" is text in ${encoding}, not UTF-8: save it as UTF-8 (in Notepad: Save as, Encoding UTF-8) and upload it again`]);
+    }
   });
 
   it('is refused to Users and Readers', async () => {
@@ -259,6 +308,10 @@ describe('POST /config/check_templates', () => {
     expect(report).toMatch(/ERROR {2}refund_request_email \(.*, uploaded\): line 3: undefined variable: refund\.iban/);
     expect(report).toContain('ERROR  pf_status_email (E-mail: participation fee status, uploaded): line 3: undefined variable: pf_status.invoices.1 (column 12), with one line per list');
     expect(report).toContain(`${TEMPLATES.length - 2} ok, 2 with errors`);
+    // The screen is told too, beside the zip: which templates do not render, and why.
+    expect(res.headers['x-templates-failed']).toBe('pf_status_email,refund_request_email');
+    const said = decodeURIComponent(String(res.headers['x-message']));
+    expect(said).toMatch(/^2 of 13 templates do not render: E-mail: participation fee status \(line 3: undefined variable: pf_status\.invoices\.1 .*\); E-mail: request payment information for a refund \(line 3: undefined variable: refund\.iban/);
 
     const invoice = pdfText(Buffer.from(await zip.file('invoice_pdf.pdf')!.async('uint8array')));
     for (const expectedText of ['Stipendienbüro Süd', 'Kaiserstraße 7', 'Łukasz Wiśniewski', 'Große Straße 12', 'Invoice INV-2024-00017', 'Győr', 'Şişli', '€ 1.234,56', '€ 100,00', '€ 1.334,56', 'page 1 of 1']) {
@@ -302,7 +355,10 @@ describe('stored PDFs', () => {
     const back = await readStoredPdf(t.db, stored.fileId);
     expect(back).toMatchObject({ filename: 'Zahlungsbestätigung Łukasz.pdf', mimeType: 'application/pdf', size: stored.size, sha256: stored.sha256 });
     expect(sha256(back!.content)).toBe(stored.sha256);
-    expect(pdfText(back!.content)).toContain('we received your payment of € 1.334,56');
+    const text = pdfText(back!.content).replace(/\s+/g, ' ');
+    expect(text).toContain('we received your payment of € 1.000,00');
+    // What is left on the invoice after it (decision 055: the confirmation did not say).
+    expect(text).toContain('Still open € 334,56');
     const [row] = await t.db.select({ created_user: storedFiles.created_user }).from(storedFiles).where(eq(storedFiles.id, stored.fileId));
     expect(row!.created_user).toBe(admin.id);
   });
@@ -316,7 +372,7 @@ describe('stored PDFs', () => {
     const failed = await renderPdf({ db: t.db, env: t.ctx.env }, 'credit_note_pdf', sample).catch((e: unknown) => e);
     expect(failed).toMatchObject({
       status: 500,
-      message: 'Credit note (PDF): the uploaded template credit_note_pdf does not render (line 3: undefined variable: credit_note.reason_text (column 4)); check it on the Configuration screen',
+      message: 'Credit note (PDF): the uploaded template credit_note_pdf does not render (line 3: undefined variable: credit_note.reason_text (column 4); credit_note has number, date, invoice_number, reason, lines, total); check it on the Configuration screen',
     });
     const mail = await renderMail({ db: t.db, env: t.ctx.env }, 'test_email', { sent_at: 'now', recipient: 'a@b.c', user: 'Łukasz', server: 'smtp.example.org:25 (none)' });
     expect(mail.subject).toBe('Test mail from Stipendienbüro Süd');

@@ -73,10 +73,23 @@ async function recognise(buffer: Buffer): Promise<{ mime: string; ext: string } 
   return isPlainText(buffer) ? { mime: 'text/plain', ext: 'txt' } : undefined;
 }
 
+/**
+ * Text in an encoding other than UTF-8 (Notepad's "Unicode" is UTF-16; older editors save Windows-1252): which,
+ * when it is one of those. Such a file is refused by what to do about it, not as "audio/mpeg by its content".
+ */
+function otherTextEncoding(buffer: Buffer, recognised: boolean): string | undefined {
+  // UTF-16's byte order mark passes for an MP3 frame: it is looked at before the content's kind.
+  if (buffer.length >= 2 && ((buffer[0] === 0xff && buffer[1] === 0xfe) || (buffer[0] === 0xfe && buffer[1] === 0xff))) return 'UTF-16';
+  if (!recognised && !isUtf8(buffer) && !CONTROL.test(buffer.toString('latin1'))) return 'Windows-1252 or Latin-1';
+  return undefined;
+}
+
 /** The kind of the content, checked against the allowed kinds and the name's extension. */
 async function checkKind(buffer: Buffer, name: string, field: string, types: readonly FileKind[]): Promise<{ filename: string; kind: FileKind }> {
   const refuse = (text: string) => new AppError('BAD_REQUEST', `${field}: ${text}`, { [field]: [text] });
   const found = await recognise(buffer);
+  const encoding = types.some((k) => k.mime === 'text/plain') ? otherTextEncoding(buffer, found !== undefined) : undefined;
+  if (encoding) throw refuse(`"${name}" is text in ${encoding}, not UTF-8: save it as UTF-8 (in Notepad: Save as, Encoding UTF-8) and upload it again`);
   const kind = found && types.find((k) => k.mime === found.mime);
   if (!kind) {
     const what = found ? `${found.mime} by its content` : 'not recognisable from its content';

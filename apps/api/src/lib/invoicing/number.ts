@@ -19,14 +19,14 @@ export function addDays(day: string, days: number): string {
 /** The data of the invoice_pdf template, shaped like its sample (lib/templates/registry.ts). */
 async function pdfData(tx: Tx, id: number, number: string, invoiceDate: string, dueDate: string) {
   const [r] = await tx
-    .select({ amount: sql<string>`${invoices.amount}::text`, description: invoices.description, contract_id: invoices.contract_id })
+    .select({ amount: sql<string>`${invoices.amount}::text`, description: invoices.description, contract_id: invoices.contract_id, pro_forma: invoices.pro_forma })
     .from(invoices)
     .where(eq(invoices.id, id));
   if (!r) throw new AppError('NOT_FOUND', `Invoice ${id} not found`);
   const amount = Number(r.amount);
   return {
     ...(await contractTemplateData(tx, r.contract_id)),
-    invoice: { number, date: invoiceDate, due_date: dueDate, description: r.description, lines: [{ description: r.description, amount }], total: amount, open_amount: amount },
+    invoice: { number, date: invoiceDate, due_date: dueDate, description: r.description, lines: [{ description: r.description, amount }], total: amount, open_amount: amount, pro_forma: r.pro_forma },
   };
 }
 
@@ -117,7 +117,9 @@ export async function* contractInvoiceDetails(db: DbOrTx, contractId: number): A
       expiration_date: invoices.expiration_date,
       extended_deadline_date: invoices.extended_deadline_date,
       amount: sql<number>`${invoices.amount}::float8`,
-      invoiced: sql<number>`(${money.invoiced})::float8`,
+      // A credit note's amount is in its invoice's "Amount invoiced" already (that invoice's amount less its credit
+      // notes): counted again on its own line, the column added up to more than the contract was invoiced.
+      invoiced: sql<number>`(case when ${invoices.is_creditnote} then 0 else ${money.invoiced} end)::float8`,
       paid: sql<number>`(case when ${invoices.is_creditnote} then 0 else ${money.paid} end)::float8`,
       open: sql<number>`(case when ${invoices.is_creditnote} then 0 else ${money.open} end)::float8`,
       linked: sql<string | null>`(select li.number from ${invoices} li where li.id = ${invoices.linked_invoice_id})`,

@@ -12,6 +12,7 @@ import {
   plannedShare,
   splitInSemesters,
   toCents,
+  termStart,
   universityFeePeriod,
   whyContractStopped,
 } from '@app/contracts';
@@ -106,7 +107,7 @@ export async function planContractInvoices(tx: Tx, actor: Actor, contractId: num
  */
 export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId: number): Promise<PlanOutcome> {
   const [contract] = await tx
-    .select({ application_number: contracts.application_number, student_id: contracts.student_id, instalments: contracts.instalments })
+    .select({ application_number: contracts.application_number, student_id: contracts.student_id, instalments: contracts.instalments, start_date: contracts.start_date })
     .from(contracts)
     .where(eq(contracts.id, contractId));
   if (!contract) throw new AppError('NOT_FOUND', `Contract ${contractId} not found`);
@@ -186,7 +187,8 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
             plan_key: fee.plan_key === null ? null : `U${semesterInvoice.id}`,
             amount: feeHalves[k]!,
             planned_date: day,
-            period: universityFeePeriod(day),
+            // The semester the fee is for (decision 055), not the day it is planned for.
+            period: universityFeePeriod(termStart(contract.start_date, invoice.year, k + 1)),
             description: `${fee.description ?? 'University fee'} semester ${k + 1}`,
             comments: fee.comments,
             creation_user: actor.user.id,

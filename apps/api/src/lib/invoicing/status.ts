@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { contracts, documentTypes, invoicePayments, invoices, students, type DbOrTx } from '@app/db';
 import { contractTotals, invoiceAmounts, type AsOf } from './money.js';
 
@@ -39,9 +40,17 @@ const chosen = (ids: readonly number[]) => sql`unnest(${sql.param([...ids])}::in
 /** The due date of an invoice: its extended deadline, else its expiration date. */
 const dueOf = sql<string | null>`coalesce(${i.extended_deadline_date}, ${i.expiration_date})`;
 
+/**
+ * An invoice's amount as of the date: nothing before its invoice date. A payment booked before its invoice was
+ * dated (paid on the pro forma, or dated wrongly) then shows as paid in advance — a credit of the line — as the
+ * contract's balance of the same date counts it (`contractTotals`).
+ */
+const amountAsOf = (asOf: string) => sql`(case when ${i.invoice_date} <= ${asOf}::date then ${i.amount} else 0 end)`;
+
 /** The select list of a status line: StatusLine's fields, in this order, as of the date. */
 function statusSelection(asOf: string) {
-  const m = invoiceAmounts(i, asOf);
+  const amount = amountAsOf(asOf);
+  const m = invoiceAmounts({ id: i.id, amount, is_creditnote: i.is_creditnote }, asOf);
   return {
     invoice_id: i.id,
     contract_id: i.contract_id,
@@ -52,7 +61,7 @@ function statusSelection(asOf: string) {
     description: i.description,
     invoice_date: sql<string>`${i.invoice_date}::text`,
     due_date: sql<string | null>`${dueOf}::text`,
-    amount: num(sql`${i.amount}`),
+    amount: num(amount),
     credited: num(m.credited),
     paid: num(m.paid),
     open: num(m.open),
@@ -71,22 +80,29 @@ export function statusLinesQuery(
   options: { types?: readonly number[]; openOnly?: boolean; byDue?: boolean } = {},
 ) {
   const selection = statusSelection(asOf);
-  return db
-    .select(selection)
+  // What the contract owes in all (its balance as of the date), once per line: an invoice open on its own is not
+  // due when the contract's credit covers it (another invoice paid, then credited: decision 036), and a list of
+  // payments due shows both figures, so that nobody chases a whole invoice from a student who owes cents.
+  const owing = alias(contracts, 'owing');
+  const owes = db.select({ owes: sql<string>`${contractTotals(owing.id, asOf).open}`.as('contract_owes') }).from(owing).where(eq(owing.id, i.contract_id)).as('contract_owes');
+  const lines = db
+    .select({ ...selection, ...(options.openOnly ? { contract_open: num(sql`${owes.owes}`) } : {}) })
     .from(i)
     .innerJoin(chosen(contractIds), sql`chosen.id = ${i.contract_id}`)
     .innerJoin(contracts, eq(contracts.id, i.contract_id))
     .innerJoin(students, eq(students.id, contracts.student_id))
     .innerJoin(documentTypes, eq(documentTypes.id, i.document_type_id))
+    .$dynamic();
+  return (options.openOnly ? lines.innerJoinLateral(owes, sql`true`) : lines)
     .where(
       and(
         isNotNull(i.number),
         eq(i.is_creditnote, false),
-        sql`${i.invoice_date} <= ${asOf}::date`,
+        // Dated by then, or paid by then (in advance of its date).
+        sql`(${i.invoice_date} <= ${asOf}::date or exists (select 1 from ${invoicePayments} p where p.invoice_id = ${i.id} and p.payment_date <= ${asOf}::date))`,
         options.types ? inArray(i.document_type_id, [...options.types]) : undefined,
-        // Open, and of a contract that owes something: an invoice open on its own is not due when the contract's
-        // credit (another invoice paid, then credited: decision 036) covers it.
-        options.openOnly ? sql`${selection.open} > 0 and ${contractTotals(i.contract_id, asOf).open} > 0` : undefined,
+        // Open, and of a contract that owes something.
+        options.openOnly ? sql`${selection.open} > 0 and ${owes.owes} > 0` : undefined,
       ),
     )
     .orderBy(
@@ -97,8 +113,8 @@ export function statusLinesQuery(
 }
 
 /**
- * The numbered invoices of the contracts as of the date, each with its credit notes and payments booked by
- * then; `expired` when still open and its (extended) deadline lies before the date. `types`: only these
+ * The numbered invoices of the contracts as of the date (and those dated later but paid by then, invoiced 0),
+ * each with its credit notes and payments booked by then; `expired` when still open and its (extended) deadline lies before the date. `types`: only these
  * document types (the participation fee's status: 5). Contract by contract in the order of the ids, each by due
  * date, then number.
  */

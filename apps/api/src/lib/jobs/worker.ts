@@ -17,6 +17,7 @@ export interface Workers {
  */
 export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>): Promise<Workers> {
   const { env } = ctx;
+  const stopping = new AbortController();
   const runner: Runner = await run({
     pgPool: ctx.db.$client,
     concurrency: env.WORKER_CONCURRENCY,
@@ -24,7 +25,7 @@ export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string,
     pollInterval: 2000,
     logger: workerLogger(ctx.logger),
     taskList: {
-      [BATCH_TASK]: batchRunTask(ctx, modules, { rowPauseMs: env.BATCH_ROW_PAUSE_MS, heartbeatMs: Math.max(250, (env.BATCH_STALE_SECONDS * 1000) / 4) }),
+      [BATCH_TASK]: batchRunTask(ctx, modules, { rowPauseMs: env.BATCH_ROW_PAUSE_MS, heartbeatMs: Math.max(250, (env.BATCH_STALE_SECONDS * 1000) / 4), stopping: stopping.signal }),
       [MAIL_TASK]: deliverMailTask(ctx),
     },
   });
@@ -46,6 +47,7 @@ export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string,
     async stop() {
       clearInterval(sweeper);
       clearInterval(mailSweeper);
+      stopping.abort();
       await runner.stop();
     },
   };

@@ -20,6 +20,8 @@ export interface CheckResult {
   entries: CheckEntry[];
   ok: number;
   failed: number;
+  /** Each template that does not render, with why (as in the report). */
+  failures: { internalname: string; displayname: string; reason: string }[];
 }
 
 /** RFC 2047 encoded-word for a header value that may hold any Unicode. */
@@ -83,7 +85,7 @@ export async function checkTemplates(db: DbOrTx, env: Env, reportName: string): 
   const sender = senderOf(env, (await readSmtpSettings(db)).from_email_address || officeOf(env).email);
   const report: string[] = [`Template check, ${formatDateTime(new Date().toISOString())}`, ''];
   let ok = 0;
-  let failed = 0;
+  const failures: CheckResult['failures'] = [];
   for (const definition of TEMPLATES) {
     const { bytes, customised } = await currentTemplate(db, definition);
     const source = customised ? 'uploaded' : 'built-in default';
@@ -99,11 +101,11 @@ export async function checkTemplates(db: DbOrTx, env: Env, reportName: string): 
       report.push(`ok     ${definition.internalname} (${definition.displayname}, ${source})`);
     } catch (err) {
       if (!(err instanceof TemplateError)) throw err;
-      failed++;
+      failures.push({ internalname: definition.internalname, displayname: definition.displayname, reason: describeFailure(err) });
       report.push(`ERROR  ${definition.internalname} (${definition.displayname}, ${source}): ${describeFailure(err)}`);
     }
   }
-  report.push('', `${ok} ok, ${failed} with errors`, '');
+  report.push('', `${ok} ok, ${failures.length} with errors`, '');
   entries.push({ name: reportName, content: Buffer.from(report.join('\n'), 'utf8') });
-  return { entries, ok, failed };
+  return { entries, ok, failed: failures.length, failures };
 }

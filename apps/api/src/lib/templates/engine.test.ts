@@ -106,9 +106,27 @@ describe('the template engine', () => {
     await expect(renderText(env, 'mail', 'subject: x\n--- text ---\n{{ obj.hidden }}', given)).rejects.toThrow(/undefined variable: obj\.hidden/);
   });
 
-  it('a render that runs away is stopped', async () => {
+  it('a render that runs away is stopped, in words a designer understands', async () => {
     const err = await refusal('mail', 'subject: x\n--- text ---\n{% for i in (1..100000000) %}{{ i }}{% endfor %}');
-    expect(err.message).toMatch(/limit/i);
+    expect(err.message).toMatch(/takes longer than a second|needs too much memory/);
+    expect(err.message).not.toMatch(/limit exceeded/);
+  });
+
+  it.each([
+    ['a group of fields', '{{ student }}', /line 3: \{\{ … \}\} writes a group of fields, not one value: name one of them \(name, address_lines\)/],
+    ['a list', '{{ student.address_lines }}', /line 3: \{\{ … \}\} writes a list, not one value: go through it with \{% for x in … %\}/],
+    ['no number', '{{ amount | divided_by: 0 }}', /line 3: \{\{ … \}\} writes Infinity, which is no number \(a division by zero\?\)/],
+  ])('writing %s is refused, saying what to write instead (raw JSON reached a mail)', async (_what, expression, message) => {
+    const err = await refusal('mail', `subject: x\n--- text ---\n${expression}`);
+    expect(err.message).toMatch(message);
+    // What the designer can write instead renders.
+    const mail = await renderText(env, 'mail', 'subject: x\n--- text ---\n{{ student.name }}: {{ student.address_lines | join: ", " }}', data);
+    expect(mail.text).toBe('Łukasz Wiśniewski: Große Straße 12, 80331 München');
+  });
+
+  it('{% raw %} holds text with {{ in it: it is not an output left open', async () => {
+    const mail = await renderText(env, 'mail', 'subject: x\n--- text ---\n{% raw %}Write {{ student.name into it{% endraw %}, {{ student.name }}', data);
+    expect(mail.text).toBe('Write {{ student.name into it, Łukasz Wiśniewski');
   });
 
   it('a template that writes too much is refused', async () => {

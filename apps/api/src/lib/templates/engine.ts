@@ -34,9 +34,19 @@ export type Escaping = 'line' | 'text' | 'html';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/**
+ * What `{{ value }}` writes. A group of fields or a list would be written as JSON or run together
+ * (`{{ invoice }}` put raw JSON in a student's mail), and a number that is none (`divided_by: 0`) as "Infinity":
+ * each is an error that says what to write instead, so the upload and the check refuse it.
+ */
 function stringOf(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return Array.isArray(value) ? value.map(stringOf).join('') : JSON.stringify(value);
+  if (Array.isArray(value)) throw new TemplateError('{{ … }} writes a list, not one value: go through it with {% for x in … %}, or join it with | join: ", "');
+  if (typeof value === 'object') {
+    const fields = Object.keys(value);
+    throw new TemplateError(`{{ … }} writes a group of fields, not one value: name one of them (${fields.slice(0, 8).join(', ')}${fields.length > 8 ? ', …' : ''})`);
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new TemplateError(`{{ … }} writes ${String(value)}, which is no number (a division by zero?)`);
   return String(value);
 }
 
@@ -118,10 +128,20 @@ export function splitSections(text: string, allowed: readonly string[]): Section
   return sections.map((s, i) => ({ ...s, source: body[i]!.join('\n') }));
 }
 
+/** The engine's words for its limits, and what they mean to whoever wrote the template. */
+const LIMIT_MESSAGES: [RegExp, string][] = [
+  [/render limit exceeded/, 'rendering takes longer than a second (a loop that runs too long?)'],
+  [/memory alloc limit exceeded/, 'rendering needs too much memory (a loop or a text that grows too large?)'],
+  [/parse length limit exceeded/, 'the template is too long to read'],
+];
+
 /** "undefined variable: x.y, line:3, col:4" → TemplateError("undefined variable: x.y", line of the file). */
 function engineError(err: unknown): TemplateError {
-  const e = err as { message?: string; token?: { getPosition?: () => [number, number] } };
-  const message = String(e.message ?? err).replace(/,? line:\d+, col:\d+$/, '');
+  const e = err as { message?: string; token?: { getPosition?: () => [number, number] }; originalError?: unknown };
+  // An error of our own thrown while writing a value (stringOf) keeps its words; the engine adds the position.
+  const own = e.originalError instanceof TemplateError ? e.originalError.message : undefined;
+  let message = own ?? String(e.message ?? err).replace(/,? line:\d+, col:\d+$/, '');
+  for (const [pattern, words] of LIMIT_MESSAGES) if (pattern.test(message)) message = words;
   const position = e.token?.getPosition?.();
   return new TemplateError(position ? `${message} (column ${position[1]})` : message, position?.[0]);
 }
@@ -138,7 +158,9 @@ const PARSED_MAX = 500;
  * the next `}}` further down, swallowing the text between into one output that renders as the name: the mail
  * lost a sentence and the upload and Check said nothing.
  */
-function checkDelimiters(text: string): void {
+function checkDelimiters(source: string): void {
+  // What `{% raw %}` … `{% endraw %}` holds is text, not tags: blanked (its line breaks kept, for the line numbers).
+  const text = source.replace(/(\{%-?\s*raw\s*-?%\})([\s\S]*?)(\{%-?\s*endraw\s*-?%\})/g, (_all, open: string, inner: string, close: string) => open + inner.replace(/[^\n]/g, ' ') + close);
   const opening = /\{\{|\{%/g;
   for (let match = opening.exec(text); match; match = opening.exec(text)) {
     const close = match[0] === '{{' ? '}}' : '%}';
@@ -165,6 +187,30 @@ function parsedSection(engine: Liquid, escaping: Escaping, text: string): Return
 }
 
 /**
+ * An unknown variable's error with the names that are there ("undefined variable: student.nmae" and student
+ * has name, first_name, …): the designer sees the right name where the mistake is named.
+ */
+function withKnownNames(error: TemplateError, data: Record<string, unknown>): TemplateError {
+  const match = /undefined variable: ([A-Za-z_][\w.]*)/.exec(error.message);
+  if (!match) return error;
+  const parts = match[1]!.split('.');
+  // Down the named path as far as it goes through groups of fields; a name past a list or a value is left as it is.
+  let at: Record<string, unknown> = data;
+  let depth = 0;
+  for (; depth < parts.length - 1; depth++) {
+    const next = at[parts[depth]!];
+    if (next === undefined) break;
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) return error;
+    at = next as Record<string, unknown>;
+  }
+  const owner = depth === 0 ? 'the data' : parts.slice(0, depth).join('.');
+  const names = Object.keys(at);
+  const known = new TemplateError(`${error.message.replace(/^line \d+: /, '')}; ${owner} has ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', …' : ''}`, error.line);
+  known.shape = error.shape;
+  return known;
+}
+
+/**
  * Renders one section with its escaping. The source is preceded by as many empty lines as come before it in the
  * file, so the engine's line numbers are the file's; they are dropped from the result.
  */
@@ -176,7 +222,7 @@ export async function renderSection(section: Section, escaping: Escaping, data: 
     const parsed = parsedSection(engine, escaping, padded);
     out = String(await engine.render(parsed, data));
   } catch (err) {
-    throw err instanceof TemplateError ? err : engineError(err);
+    throw err instanceof TemplateError ? err : withKnownNames(engineError(err), data);
   }
   // Leading and trailing blank lines of a section carry no meaning (the markers stand on lines of their own).
   return out.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');

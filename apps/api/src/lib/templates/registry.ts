@@ -68,7 +68,16 @@ const creditNote = {
   total: -1234.56,
 };
 
-const payment = { number: 'P2024-00042', date: '2024-11-10', amount: 1334.56, reference: 'INV-2024-00017', method: 'Bank transfer' };
+const payment = { number: 'P2024-00042', date: '2024-11-10', amount: 1000, reference: 'INV-2024-00017', method: 'Bank transfer' };
+
+/**
+ * A payment confirmation says what is left: the sample's invoice is still open after the payment (334.56);
+ * paid in full; or paid beyond the invoice, a credit on the contract (`open_amount` below 0).
+ */
+const confirmationVariants = {
+  'paid in full': { student, contract, invoice: { ...invoice, open_amount: 0 }, payment: { ...payment, amount: 1334.56 } },
+  'paid too much': { student, contract, invoice: { ...invoice, open_amount: -50 }, payment: { ...payment, amount: 1384.56 } },
+};
 
 /**
  * The invoice as its e-mail and reminder see it: the invoice's own total (as on its PDF), what its credit notes
@@ -93,13 +102,21 @@ const paymentInfo = {
 };
 
 const declared: Omit<TemplateDefinition, 'filename'>[] = [
-  { id: 1, internalname: 'invoice_pdf', displayname: 'Invoice (PDF)', kind: 'pdf', sample: { student, contract, invoice } },
+  {
+    id: 1,
+    internalname: 'invoice_pdf',
+    displayname: 'Invoice (PDF)',
+    kind: 'pdf',
+    // `pro_forma`: a registration fee asked for before the contract (decision 055: it printed as an ordinary invoice).
+    sample: { student, contract, invoice: { ...invoice, pro_forma: false } },
+    variants: { 'pro forma': { student, contract, invoice: { ...invoice, pro_forma: true } } },
+  },
   { id: 2, internalname: 'credit_note_pdf', displayname: 'Credit note (PDF)', kind: 'pdf', sample: { student, contract, credit_note: creditNote } },
-  { id: 3, internalname: 'payment_confirmation_pdf', displayname: 'Payment confirmation (PDF)', kind: 'pdf', sample: { student, contract, invoice, payment } },
+  { id: 3, internalname: 'payment_confirmation_pdf', displayname: 'Payment confirmation (PDF)', kind: 'pdf', sample: { student, contract, invoice: { ...invoice, open_amount: 334.56 }, payment }, variants: confirmationVariants },
   { id: 4, internalname: 'student_agreement_pdf', displayname: 'Student agreement (PDF)', kind: 'pdf', sample: { student, contract, date: '2024-09-01' } },
   { id: 5, internalname: 'invoice_email', displayname: 'E-mail: invoice', kind: 'mail', sample: { student, contract, invoice: invoiceMail }, variants: { 'nothing credited or paid': nothingCreditedOrPaid, 'paid in full': paidInFull } },
   { id: 6, internalname: 'reminder_email', displayname: 'E-mail: payment reminder', kind: 'mail', sample: { student, contract, invoice: invoiceMail }, variants: { 'nothing credited or paid': nothingCreditedOrPaid } },
-  { id: 7, internalname: 'payment_confirmation_email', displayname: 'E-mail: payment confirmation', kind: 'mail', sample: { student, contract, invoice, payment } },
+  { id: 7, internalname: 'payment_confirmation_email', displayname: 'E-mail: payment confirmation', kind: 'mail', sample: { student, contract, invoice: { ...invoice, open_amount: 334.56 }, payment }, variants: confirmationVariants },
   { id: 8, internalname: 'bankinfo_request_email', displayname: 'E-mail: bank information request', kind: 'mail', sample: { student, contract } },
   {
     id: 9,
@@ -179,6 +196,34 @@ export function shapesOf(definition: TemplateDefinition): { shape: string; data:
   }
   for (const [shape, data] of Object.entries(definition.variants ?? {})) shapes.push({ shape, data });
   return shapes;
+}
+
+/** A value as the variable list shows it: what `{{ }}` would write, shortened. */
+const exampleOf = (value: unknown): string => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+/**
+ * Every variable a template can use, from its sample data and variants and the office's fields: `student.name`,
+ * `invoice.lines[].amount` (an entry of a list, inside `{% for line in invoice.lines %}` as `line.amount`), each
+ * with an example value. What the Configuration screen lists for the designer.
+ */
+export function variablesOf(definition: TemplateDefinition, office: object): { name: string; example: string }[] {
+  const found = new Map<string, string>();
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) {
+      found.set(path, `a list of ${value.length}`);
+      value.slice(0, 1).forEach((entry) => walk(entry, `${path}[]`));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    } else if (!found.has(path)) {
+      found.set(path, exampleOf(value));
+    }
+  };
+  for (const data of [definition.sample, ...Object.values(definition.variants ?? {})]) walk(data, '');
+  walk({ office }, '');
+  return [...found].map(([name, example]) => ({ name, example }));
 }
 
 const byName = new Map(definitions.map((d) => [d.internalname, d]));

@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import { eq, sql } from 'drizzle-orm';
 import { AppError, type TemplateInfo } from '@app/contracts';
 import { templates, users, type DbOrTx } from '@app/db';
@@ -5,7 +6,7 @@ import type { Env } from '../../env.js';
 import { recordEvent } from '../events/record.js';
 import { plainData, TemplateError } from './engine.js';
 import { renderTemplateText, type RenderedByKind } from './formats.js';
-import { defaultTemplate, TEMPLATES, templateDefinition, type TemplateDefinition } from './registry.js';
+import { defaultTemplate, TEMPLATES, templateDefinition, variablesOf, type TemplateDefinition } from './registry.js';
 
 /** The office as templates and the PDF letterhead see it (`office.*`), from the settings (README, decision 015). */
 export interface Office {
@@ -41,6 +42,22 @@ export function definitionOf(internalname: string): TemplateDefinition {
   return definition;
 }
 
+/**
+ * A file whose name is another template's (`invoice_pdf.liquid`, `invoice_pdf (2).txt` uploaded for the payment
+ * confirmation): a 400 naming both. The name is all that tells the two apart — the payment confirmation is given
+ * the invoice too, so the invoice's template renders with its data and an upload under the wrong row went live and
+ * sent students an invoice as their payment confirmation. A name that mentions this template, or none, passes.
+ */
+export function refuseOtherTemplatesFile(filename: string, definition: TemplateDefinition): void {
+  const name = filename.toLowerCase();
+  const mentions = (d: TemplateDefinition) => new RegExp(`(^|[^a-z0-9_])${d.internalname}([^a-z0-9_]|$)`).test(name);
+  if (mentions(definition)) return;
+  const other = TEMPLATES.find((d) => d !== definition && mentions(d));
+  if (!other) return;
+  const message = `"${filename}" is named as the template ${other.internalname} (${other.displayname}), not ${definition.internalname} (${definition.displayname}): upload it in the row of ${other.displayname}, or rename the file if it really is meant for ${definition.displayname}`;
+  throw new AppError('BAD_REQUEST', message, { file: [message] });
+}
+
 interface Replacement {
   content: string;
   filename: string;
@@ -63,8 +80,8 @@ export async function currentTemplate(db: DbOrTx, definition: TemplateDefinition
   return replacement ? { bytes: Buffer.from(replacement.content, 'utf8'), customised: true } : { bytes: defaultTemplate(definition), customised: false };
 }
 
-/** The template list of `GET /config`. */
-export async function templateList(db: DbOrTx): Promise<TemplateInfo[]> {
+/** The template list of `GET /config`, each with the variables it can use. */
+export async function templateList(db: DbOrTx, env: Env): Promise<TemplateInfo[]> {
   const rows = await db
     .select({ internalname: templates.internalname, uploaded_timestamp: templates.uploaded_timestamp, uploaded_user: users.usr_name })
     .from(templates)
@@ -81,6 +98,7 @@ export async function templateList(db: DbOrTx): Promise<TemplateInfo[]> {
       customised: !!row,
       uploaded_timestamp: row ? row.uploaded_timestamp.toISOString() : null,
       uploaded_user: row?.uploaded_user ?? null,
+      variables: variablesOf(d, officeOf(env)),
     };
   });
 }
@@ -88,6 +106,58 @@ export async function templateList(db: DbOrTx): Promise<TemplateInfo[]> {
 /** Renders a template text of the definition's kind with the data (plus `office`); TemplateError if it cannot. */
 export function renderText<K extends keyof RenderedByKind>(env: Env, kind: K, text: string, data: object): Promise<RenderedByKind[K]> {
   return renderTemplateText(kind, text, { ...plainData(data), office: officeOf(env) });
+}
+
+/**
+ * A document or mail that could not be made because its template does not render with the real data: a 500 whose
+ * message names the template and the line (issue 18 point 4), shown to staff after the spec's words, and written
+ * to the event log (`recordTemplateFailure`) for the Administrators who look after the templates.
+ */
+export class TemplateRenderFailure extends AppError {
+  constructor(
+    readonly definition: TemplateDefinition,
+    message: string,
+  ) {
+    super('INTERNAL', message);
+  }
+}
+
+/** A template's failure is logged at most once a minute: a batch of a thousand invoices fails a thousand times. */
+const FAILURE_LOG_WINDOW_MS = 60_000;
+const lastLogged = new Map<string, number>();
+
+/**
+ * Writes a template's failure to the event log ("Template failed"), with what it was making and for whom. The
+ * caller passes a handle whose work is kept: not the transaction the failure rolled back.
+ */
+export async function recordTemplateFailure(db: DbOrTx, failure: TemplateRenderFailure, userId: number | null, what: string): Promise<void> {
+  const now = Date.now();
+  const last = lastLogged.get(failure.definition.internalname);
+  if (last !== undefined && now - last < FAILURE_LOG_WINDOW_MS) return;
+  lastLogged.set(failure.definition.internalname, now);
+  await recordEvent(db, {
+    type: 'templateFailed',
+    userId,
+    resource: 'template',
+    recordId: failure.definition.id,
+    message: `${failure.message} — while ${what}`,
+  });
+}
+
+/**
+ * Writes the template failure a request ended with to the event log once its answer is sent (the request's own
+ * transaction was rolled back with the failure). Batch runs write theirs with the row (lib/batch).
+ */
+export function templateFailureRecorder(db: DbOrTx): RequestHandler {
+  return (req, res, next) => {
+    res.on('finish', () => {
+      const failure: unknown = res.locals.failure;
+      if (!(failure instanceof TemplateRenderFailure)) return;
+      const path = `${req.method} ${req.originalUrl.split('?')[0]!.slice(0, 200)}`;
+      recordTemplateFailure(db, failure, req.user?.id ?? null, path).catch((err: unknown) => req.log.warn({ err }, 'could not record a template failure in the event log'));
+    });
+    next();
+  };
 }
 
 /**
@@ -103,7 +173,7 @@ async function renderCurrent<K extends keyof RenderedByKind>(ctx: TemplateContex
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err;
     const which = customised ? 'the uploaded template' : 'the built-in template';
-    throw new AppError('INTERNAL', `${definition.displayname}: ${which} ${internalname} does not render (${err.message}); check it on the Configuration screen`);
+    throw new TemplateRenderFailure(definition, `${definition.displayname}: ${which} ${internalname} does not render (${err.message}); check it on the Configuration screen`);
   }
 }
 

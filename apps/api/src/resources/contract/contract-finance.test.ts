@@ -90,6 +90,32 @@ describe('payment status of one contract as of a simulation date', () => {
     expect(text).toContain('Ærøskøbing Ōtani');
   });
 
+  it('a payment booked before its invoice was dated shows as paid in advance, as the balance of the same day counts it', async () => {
+    const { contract, pf } = await contractWithHistory();
+    // Paid on 2026-02-20 on an invoice dated 2026-03-10.
+    const [later] = await t.db
+      .insert(invoices)
+      .values({ contract_id: contract.id, year: 2, semester: 0, amount: '333.33', description: 'Second year', number: `F${++seq}-7`, invoice_date: '2026-03-10', expiration_date: '2026-04-09', document_type_id: 5 })
+      .returning();
+    await t.db.insert(invoicePayments).values({ number: `PF${seq}-7`, invoice_id: later!.id, payment_date: '2026-02-20', amount_paid: '333.33' });
+    const status = await sheetRows((await post(`/contracts/${contract.id}/download_payment_status`, { date: '2026-02-25', format: 'xlsx' })).body as Buffer);
+    expect(status.rows.map((r) => [r['Invoice Number'], r.Invoiced, r.Paid, r.Open, r.Expired])).toEqual([
+      [pf.number, 1000, 400, 600, 'Yes'],
+      [later!.number, 0, 333.33, -333.33, 'No'],
+    ]);
+    const balance = await sheetRows((await post('/contracts/download_balance', { ids: [contract.id], date: '2026-02-25' })).body as Buffer);
+    const statusOpen = status.rows.reduce((sum, r) => sum + Math.round(Number(r.Open) * 100), 0) / 100;
+    expect(balance.rows[0]!.Open).toBe(statusOpen);
+    expect(balance.rows[0]!.Paid).toBe(733.33);
+    const pdf = pdfText((await post(`/contracts/${contract.id}/download_payment_status`, { date: '2026-02-25' })).body as Buffer).replace(/\s+/g, ' ');
+    expect(pdf).toContain(`${later!.number} of 10-03-2026`);
+    expect(pdf).toContain('(paid before it was invoiced)');
+    expect(pdf).toMatch(/Open € 266,67/);
+    // Before the payment, the later invoice is not on the statement at all.
+    const before = await sheetRows((await post(`/contracts/${contract.id}/download_payment_status`, { date: '2026-02-19', format: 'xlsx' })).body as Buffer);
+    expect(before.rows.map((r) => r['Invoice Number'])).toEqual([pf.number]);
+  });
+
   it('the PF payment status shows the participation fee only', async () => {
     const { contract, pf } = await contractWithHistory();
     const res = await post(`/contracts/${contract.id}/download_pf_paymentstatus`, { date: '2026-06-01' });
@@ -114,7 +140,9 @@ describe('exports over a filtered set of contracts', () => {
     const { student, pf, admin } = await contractWithHistory();
     const res = await post('/contracts/download_paymentstatus', { filter: { student_id: student.id }, date: '2026-02-15' });
     expect(res.status).toBe(200);
-    const { rows } = await sheetRows(res.body as Buffer);
+    expect(res.headers['content-disposition']).toContain('Payment_Status_2026-02-15.xlsx');
+    const { names, rows } = await sheetRows(res.body as Buffer);
+    expect(names).toEqual(['Payment status as of 15-02-2026']);
     expect(rows.map((r) => [r['Invoice Number'], r.Paid, r.Open, r.Expired])).toEqual([[pf.number, 400, 600, 'Yes']]);
     expect(rows.some((r) => r['Invoice Number'] === admin.number)).toBe(false);
   });
@@ -124,9 +152,13 @@ describe('exports over a filtered set of contracts', () => {
     const b = await contractWithHistory();
     const res = await post('/contracts/download_balance', { ids: [a.contract.id, b.contract.id], date: '2026-04-01' });
     expect(res.status).toBe(200);
-    const { rows } = await sheetRows(res.body as Buffer);
+    // The file and its sheet say the day the figures are as of; "Invoiced" says it is before the credit notes
+    // (the contract screen's "Invoiced amount" is net of them).
+    expect(res.headers['content-disposition']).toContain('Balance_2026-04-01.xlsx');
+    const { names, rows } = await sheetRows(res.body as Buffer);
+    expect(names).toEqual(['Balance as of 01-04-2026']);
     expect(rows).toHaveLength(2);
-    for (const r of rows) expect([r.Invoiced, r.Credited, r.Paid, r.Open]).toEqual([1250.5, 50.5, 400, 800]);
+    for (const r of rows) expect([r['Invoiced (before credit notes)'], r.Credited, r.Paid, r.Open]).toEqual([1250.5, 50.5, 400, 800]);
   });
 
   it('the list exports give the contracts in the overview\'s order (its filter and sort), each contract\'s lines together', async () => {
@@ -169,6 +201,25 @@ describe('exports over a filtered set of contracts', () => {
     expect(rows[0]!.Expired).toBe('Yes');
     expect(rows[1]!.Expired).toBe('No');
     expect(rows[0]!['Due Date']).toBeInstanceOf(Date);
+    expect(rows.map((r) => r['Contract owes'])).toEqual([200.3, 200.3]);
+  });
+
+  it('Payments_Due.xlsx shows beside each invoice what its contract owes in all, when a credit covers part of it', async () => {
+    const { student, pf, admin } = await contractWithHistory();
+    // 920.00 of the paid participation fee credited: a credit of 920.00 against the admin fee's 200.00 open... and
+    // a third invoice of 1000.00: the contract owes 280.00 of the 1,200.00 its invoices have open.
+    await t.db.insert(invoices).values({ contract_id: pf.contract_id, year: 1, semester: 0, amount: '920.00', description: 'Partly withdrawn', number: `CN-${pf.number}`, invoice_date: '2026-06-01', document_type_id: 6, linked_invoice_id: pf.id });
+    const [third] = await t.db
+      .insert(invoices)
+      .values({ contract_id: pf.contract_id, year: 2, semester: 0, amount: '1000.00', description: 'Second year', number: `F${++seq}-8`, invoice_date: '2026-06-01', expiration_date: '2026-07-01', document_type_id: 5 })
+      .returning();
+    const res = await post('/contracts/download_payments_due', { filter: { student_id: student.id } });
+    const { names, rows } = await sheetRows(res.body as Buffer);
+    expect(names).toEqual([`Payments due as of ${todayIn('Europe/Berlin').split('-').reverse().join('-')}`]);
+    expect(rows.map((r) => [r['Invoice Number'], r.Open, r['Contract owes']])).toEqual([
+      [admin.number, 200, 280],
+      [third!.number, 1000, 280],
+    ]);
   });
 
   it("Payments_Due.xlsx leaves out a contract whose credit covers its open invoices (another paid, then credited)", async () => {
@@ -196,9 +247,9 @@ describe('payment status over a period (issue 18 point 3)', () => {
     expect(res.status).toBe(200);
     const one = await sheetRows(res.body as Buffer, 0);
     expect(one.names).toEqual(['Contracts', 'Documents and payments']);
-    expect(one.header).toEqual(['Contract', 'Student Name', 'Invoiced', 'Credited', 'Paid', 'Open', 'Balance at end']);
+    expect(one.header).toEqual(['Contract', 'Student Name', 'Invoiced (before credit notes)', 'Credited', 'Paid', 'Open', 'Balance at end']);
     // In the period: the administration fee and its credit note, and the first payment; at its end 800.00 open.
-    expect(one.rows).toEqual([{ Contract: contract.application_number, 'Student Name': 'Ærøskøbing Ōtani', Invoiced: 250.5, Credited: 50.5, Paid: 400, Open: -200, 'Balance at end': 800 }]);
+    expect(one.rows).toEqual([{ Contract: contract.application_number, 'Student Name': 'Ærøskøbing Ōtani', 'Invoiced (before credit notes)': 250.5, Credited: 50.5, Paid: 400, Open: -200, 'Balance at end': 800 }]);
     const two = await sheetRows(res.body as Buffer, 1);
     expect(two.rows.map((r) => [r.Kind, r.Number, r.Amount])).toEqual([
       ['Payment', `PF${seq}-1`, -400],

@@ -38,10 +38,12 @@ const lineColumns: SheetColumn[] = [
   { field: 'expired', title: 'Expired', format: 'bool' },
 ];
 
+// "Invoiced" on the contract screen and in Contracts.xlsx is net of credit notes; here the credit notes have a
+// column of their own, so the invoices are counted before them, and the title says so.
 const balanceColumns: SheetColumn[] = [
   { field: 'contract', title: 'Contract' },
   { field: 'student_name', title: 'Student Name', width: 180 },
-  { field: 'invoiced', title: 'Invoiced', format: 'money' },
+  { field: 'invoiced', title: 'Invoiced (before credit notes)', format: 'money' },
   { field: 'credited', title: 'Credited', format: 'money' },
   { field: 'paid', title: 'Paid', format: 'money' },
   { field: 'open', title: 'Open', format: 'money' },
@@ -96,7 +98,7 @@ async function statusPdf(ctx: AppContext, db: DbOrTx, contractId: number, date: 
     table: {
       header: { text: 'Invoice', amount: 'Open' },
       rows: lines.map((l) => ({
-        text: `${l.number} of ${formatDate(l.invoice_date)}, due ${formatDate(l.due_date)}: ${l.description}; invoiced ${formatMoney(l.amount)}, credited ${formatMoney(l.credited)}, paid ${formatMoney(l.paid)}${l.expired ? ' (EXPIRED)' : ''}`,
+        text: `${l.number} of ${formatDate(l.invoice_date)}, due ${formatDate(l.due_date)}: ${l.description}; invoiced ${formatMoney(l.amount)}, credited ${formatMoney(l.credited)}, paid ${formatMoney(l.paid)}${l.expired ? ' (EXPIRED)' : ''}${l.invoice_date > date ? ' (paid before it was invoiced)' : ''}`,
         amount: formatMoney(l.open),
       })),
     },
@@ -111,15 +113,18 @@ async function statusPdf(ctx: AppContext, db: DbOrTx, contractId: number, date: 
   });
 }
 
+/** A sheet's name that says the day its figures are as of (a file saved and opened later still tells). */
+const asOfSheet = (name: string, date: string) => `${name} as of ${formatDate(date)}`;
+
 /** One contract's status lines as an xlsx file, written when the answer is sent. */
-const linesXlsx = (filename: string, lines: StatusLine[], timeZone: string) => ({
+const linesXlsx = (filename: string, date: string, lines: StatusLine[], timeZone: string) => ({
   filename,
   contentType: XLSX,
   write: (res: Response) =>
     sendXlsx(
       res,
       filename,
-      'Payment status',
+      asOfSheet('Payment status', date),
       lineColumns,
       (async function* () {
         for (const l of lines) yield rowOf(lineColumns, l);
@@ -137,7 +142,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
       const date = input.date ?? today();
       const lines = await statusLines(tx, [id], date);
       const base = `Payment_Status_${String(row.application_number)}_${date}`;
-      if (input.format === 'xlsx') return { eventType: 'export', message: `"${base}.xlsx"`, file: linesXlsx(`${base}.xlsx`, lines, timeZone) };
+      if (input.format === 'xlsx') return { eventType: 'export', message: `"${base}.xlsx"`, file: linesXlsx(`${base}.xlsx`, date, lines, timeZone) };
       const pdf = await statusPdf(ctx, tx, id, date, lines, 'Payment status');
       return { eventType: 'export', message: `"${base}.pdf"`, file: { filename: `${base}.pdf`, contentType: 'application/pdf', content: pdf } };
     }),
@@ -145,35 +150,41 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
       const date = input.date ?? today();
       const lines = await statusLines(tx, [id], date, PARTICIPATION_FEE);
       const filename = `PF_Payment_Status_${String(row.application_number)}_${date}.xlsx`;
-      return { eventType: 'export', message: `"${filename}"`, file: linesXlsx(filename, lines, timeZone) };
+      return { eventType: 'export', message: `"${filename}"`, file: linesXlsx(filename, date, lines, timeZone) };
     }),
     listAction(a.downloadPaymentStatusList, async (db, _actor, input, { service }) => {
       const date = input.date ?? today();
-      const filename = 'Payment_Status.xlsx';
+      const filename = `Payment_Status_${date}.xlsx`;
       const write = async (res: Response) => {
         const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date), lineColumns);
-        await sendXlsx(res, filename, 'Payment status', lineColumns, rows, { timeZone });
+        await sendXlsx(res, filename, asOfSheet('Payment status', date), lineColumns, rows, { timeZone });
       };
-      return { eventType: 'export', message: `Exported ${filename} as of ${date}`, file: { filename, contentType: XLSX, write } };
+      return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
     }),
     listAction(a.downloadBalance, async (db, _actor, input, { service }) => {
       const date = input.date ?? today();
-      const filename = 'Balance.xlsx';
+      const filename = `Balance_${date}.xlsx`;
       const write = async (res: Response) => {
         const rows = sheetRows(ctx, contractBalancesQuery(db, await contractIdsOf(service, input), date), balanceColumns);
-        await sendXlsx(res, filename, 'Balance', balanceColumns, rows, { timeZone });
+        await sendXlsx(res, filename, asOfSheet('Balance', date), balanceColumns, rows, { timeZone });
       };
-      return { eventType: 'export', message: `Exported ${filename} as of ${date}`, file: { filename, contentType: XLSX, write } };
+      return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
     }),
     // The open invoices by due date, expired (earliest due) first, across the filtered contracts: sorted by
     // PostgreSQL and streamed through a cursor (collected and sorted here, 100k contracts held 450 MB).
     listAction(a.downloadPaymentsDue, async (db, _actor, input, { service }) => {
       const date = today();
       const filename = 'Payments_Due.xlsx';
-      const columns = [{ field: 'due_date', title: 'Due Date', format: 'date' }, { field: 'expired', title: 'Expired', format: 'bool' }, ...lineColumns.filter((c) => c.field !== 'due_date' && c.field !== 'expired')] satisfies SheetColumn[];
+      const columns = [
+        { field: 'due_date', title: 'Due Date', format: 'date' },
+        { field: 'expired', title: 'Expired', format: 'bool' },
+        ...lineColumns.filter((c) => c.field !== 'due_date' && c.field !== 'expired'),
+        // The contract's balance beside the invoice's: a credit on the contract (decision 036) covers part of it.
+        { field: 'contract_open', title: 'Contract owes', format: 'money' },
+      ] satisfies SheetColumn[];
       const write = async (res: Response) => {
         const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date, { openOnly: true, byDue: true }), columns);
-        await sendXlsx(res, filename, 'Payments due', columns, rows, { timeZone });
+        await sendXlsx(res, filename, asOfSheet('Payments due', date), columns, rows, { timeZone });
       };
       return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
     }),

@@ -100,6 +100,9 @@ describe('contracts: Plan invoices and Switch to semester payment (issue 13 poin
       ['500.01', 'University fee year 2 semester 1'],
       ['500.00', 'University fee year 2 semester 2'],
     ]);
+    // Each in the period of its semester (decision 055): the contract's years from its start, /01 and /02.
+    const first = Number(String(c.start_date).slice(0, 4));
+    expect(split.map((f) => f.period)).toEqual([`${first}-${first + 1}/01`, `${first}-${first + 1}/02`, `${first + 1}-${first + 2}/01`, `${first + 1}-${first + 2}/02`]);
     // Each settles its own semester invoice, and planning again plans no fee twice.
     const semesterInvoices = await t.db.select().from(invoices).where(and(eq(invoices.contract_id, c.id), eq(invoices.document_type_id, 5)));
     expect(split.map((f) => semesterInvoices.find((i) => i.id === f.linked_invoice_id)?.semester)).toEqual([1, 2, 1, 2]);

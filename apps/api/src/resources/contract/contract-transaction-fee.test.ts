@@ -89,5 +89,11 @@ describe('contracts: download numbered invoice details (xlsx)', () => {
     expect(credit.getCell(1).value).toBe('CN-2035-00001');
     expect(credit.getCell(9).value).toBe(40.25);
     expect(credit.getCell(13).value).toBe('2035-00001');
+    // The credit note is in its invoice's "Amount invoiced" already (100 − 40.25): its own line adds nothing, and
+    // the column adds up to what the contract screen calls its invoiced amount.
+    expect(credit.getCell(10).value).toBe(0);
+    const column = [2, 3].reduce((sum, r) => sum + Math.round(Number(sheet.getRow(r).getCell(10).value) * 100), 0) / 100;
+    const record = await t.http().get(`/api/v1.0/contracts/${c.id}`).set('Authorization', `Bearer ${reader.token}`);
+    expect(column).toBe(record.body.invoiced_amount);
   });
 });

@@ -72,7 +72,7 @@ async function checkPayment(tx: Tx, invoiceId: number, amount: number, alreadyPa
   const openCents = Math.round(Number(inv.open) * 100) + Math.round(alreadyPaidHere * 100);
   const amountCents = Math.round(amount * 100);
   if (amountCents > openCents) {
-    const message = `Invoice ${inv.number} is open for ${formatMoney(openCents / 100)}: a payment of ${formatMoney(amount)} pays ${formatMoney((amountCents - openCents) / 100)} too much. Booked anyway, the overpayment is a credit on the contract.`;
+    const message = `Invoice ${inv.number} is open for ${formatMoney(openCents / 100)}: a payment of ${formatMoney(amount)} pays ${formatMoney((amountCents - openCents) / 100)} too much. If you book it anyway, the overpayment becomes a credit on the contract.`;
     // `errors.allow_overpayment` tells a client how to book it anyway: send the payment again with that field true.
     throw new AppError('CONFLICT', message, { allow_overpayment: [message] });
   }

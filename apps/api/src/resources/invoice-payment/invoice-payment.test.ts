@@ -357,6 +357,21 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     expect(text).toContain('42,42');
   });
 
+  it('the confirmation says what is left on the invoice: still open, or a credit when paid too much (decision 055)', async () => {
+    const { contract } = await contractWithStudent();
+    const inv = await numbered(contract.id, '2500.00');
+    const part = await pay(inv.id, 1000);
+    expect((await api('post', `/invoice_payments/${part.id}/create_pdf`, developer.token).send({})).status).toBe(200);
+    const partText = pdfText((await api('post', `/invoice_payments/${part.id}/download_pdf`).send({}).buffer(true).parse(binaryParser)).body as Buffer).replace(/\s+/g, ' ');
+    expect(partText).toContain('Still open € 1.500,00');
+    const beyond = await pay(inv.id, 1550, { allow_overpayment: true });
+    const count = smtp.received.length;
+    expect((await api('post', `/invoice_payments/${beyond.id}/send_email`).send({})).status).toBe(200);
+    const mail = (await smtp.waitForMessages(count + 1))[count]!;
+    expect(mail.text).toContain('You paid € 50,00 more than the invoice asked for: it is a credit on your contract.');
+    expect(pdfText(mail.attachments[0]!.content).replace(/\s+/g, ' ')).toContain('Credit on your contract € 50,00');
+  });
+
   it('send_email renders the PDF when missing, attaches it, and stamps the confirmation only when the SMTP server accepted it', async () => {
     const { contract, student } = await contractWithStudent();
     const inv = await numbered(contract.id, '2000.00');

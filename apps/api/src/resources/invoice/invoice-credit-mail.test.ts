@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { creditNoteCommand, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
 import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
@@ -441,6 +441,9 @@ describe('link registration fee (issue 13 point 8)', () => {
   });
 });
 
+const failuresLogged = () =>
+  t.db.select().from(logEvents).where(eq(logEvents.eventtype_id, EVENT_TYPE_IDS.templateFailed)).orderBy(desc(logEvents.id));
+
 describe('failures of create_pdf and send_email (issue 18 point 4)', () => {
   it('a template that does not render: 500 saying which template, no internals, nothing numbered or queued', async () => {
     const { contract } = await contractFor();
@@ -462,6 +465,14 @@ describe('failures of create_pdf and send_email (issue 18 point 4)', () => {
       expect(mail.body.message).toMatch(/^E-mail: invoice: the uploaded template invoice_email does not render \(.+\); check it on the Configuration screen$/);
       expect(mail.text).not.toMatch(/at .+\.(ts|js):\d+|select |stack/i);
       expect(await mailsOf(inv.id)).toEqual([]);
+      // The Administrators learn of it from the event log (the request's own transaction was rolled back), once a
+      // minute per template.
+      await expect.poll(async () => (await failuresLogged()).map((e) => e.le_message)).toEqual([
+        expect.stringMatching(/^E-mail: invoice: the uploaded template invoice_email does not render .* — while POST \/api\/v1\.0\/invoices\/\d+\/send_email$/),
+        expect.stringMatching(/^Invoice \(PDF\): the uploaded template invoice_pdf does not render .* — while POST \/api\/v1\.0\/invoices\/\d+\/create_pdf$/),
+      ]);
+      expect((await api('post', `/invoices/${p!.id}/create_pdf`).send({})).status).toBe(500);
+      expect(await failuresLogged()).toHaveLength(2);
     } finally {
       await t.db.delete(templates).where(inArray(templates.internalname, ['invoice_pdf', 'invoice_email']));
     }

@@ -386,6 +386,19 @@ describe('invoices: create invoice (create_pdf)', () => {
     expect(text).toContain('05-03-2030');
   });
 
+  it('a pro forma registration fee is titled a pro forma invoice on its PDF, an ordinary invoice is not (decision 055)', async () => {
+    const fee = await planned({ description: 'Registration fee', document_type_id: 3, pro_forma: true });
+    expect((await api('post', `/invoices/${fee.id}/create_pdf`).send({ invoice_date: '2030-06-01' })).status).toBe(200);
+    const proForma = pdfText((await api('post', `/invoices/${fee.id}/download_pdf`, reader.token).buffer(true).parse(binaryParser)).body as Buffer).replace(/\s+/g, ' ');
+    expect(proForma).toMatch(/Pro forma invoice 2030-\d{5}/);
+    expect(proForma).toContain('(pro forma: the registration fee, asked for before the contract starts)');
+    const ordinary = await planned();
+    expect((await api('post', `/invoices/${ordinary.id}/create_pdf`).send({ invoice_date: '2030-06-01' })).status).toBe(200);
+    const text = pdfText((await api('post', `/invoices/${ordinary.id}/download_pdf`, reader.token).buffer(true).parse(binaryParser)).body as Buffer);
+    expect(text).toMatch(/Invoice 2030-\d{5}/);
+    expect(text).not.toContain('ro forma');
+  });
+
   it('dates the invoice today in the office time zone when no date is given', async () => {
     const p = await planned();
     const res = await api('post', `/invoices/${p.id}/create_pdf`).send({});

@@ -15,6 +15,11 @@ const template = (id: number, internalname: string, displayname: string, kind: '
   customised,
   uploaded_timestamp: customised ? SEEN : null,
   uploaded_user: customised ? 'Ada Admin' : null,
+  variables: [
+    { name: 'student.name', example: 'Łukasz Wiśniewski' },
+    { name: 'invoice.lines', example: 'a list of 2' },
+    { name: 'invoice.lines[].amount', example: '1234.56' },
+  ],
 });
 
 const templates = [template(1, 'invoice_pdf', 'Invoice (PDF)', 'pdf'), template(5, 'invoice_email', 'E-mail: invoice', 'mail', true)];
@@ -138,6 +143,27 @@ describe('the Configuration screen', () => {
     await user.click(screen.getByRole('button', { name: 'Check templates' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(savedFiles[0]!.filename).toBe('templates-check.zip');
+  });
+
+  it('lists the variables a template can use, with examples and how to write them', async () => {
+    const { user } = await openConfig(adminUser);
+    await user.click(screen.getByRole('button', { name: 'Variables of Invoice (PDF)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Variables: Invoice (PDF)' });
+    const rows = within(dialog).getAllByRole('row').slice(1).map((r) => r.textContent);
+    expect(rows).toEqual(['student.nameŁukasz Wiśniewski', 'invoice.linesa list of 2', 'invoice.lines[].amount1234.56']);
+    expect(within(dialog).getByText('{% for line in invoice.lines %}{{ line.amount | money }}{% endfor %}')).toBeInTheDocument();
+  });
+
+  it('says which templates do not render, in red, and marks their rows (a green "downloaded" hid them)', async () => {
+    const said = '1 of 2 templates do not render: E-mail: invoice (line 3: undefined variable: invoice.numbr (column 4))';
+    const { user } = await openConfig(adminUser, {
+      'POST /config/check_templates': { file: { content: new Blob(['PK zip'], { type: 'application/zip' }), filename: 'templates-check.zip', message: said, headers: { 'X-Templates-Failed': 'invoice_email' } } },
+    });
+    await user.click(screen.getByRole('button', { name: 'Check templates' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(`${said}. The zip's report.txt has the details.`);
+    expect(within(row('E-mail: invoice')).getByText('Does not render')).toBeInTheDocument();
+    expect(within(row('Invoice (PDF)')).queryByText('Does not render')).not.toBeInTheDocument();
   });
 
   it('says so when the check fails', async () => {

@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Group, Input, Loader, Modal, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Group, Input, Loader, Modal, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { formatDateTime, MAX_TEMPLATE_BYTES, TEMPLATE_FILE_KIND, type TemplateInfo } from '@app/contracts';
+import { formatDateTime, MAX_TEMPLATE_BYTES, TEMPLATE_FILE_KIND, TEMPLATES_FAILED_HEADER, type TemplateInfo } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { queryKeys } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
+import { useReturnFocus } from '../../lib/focus';
 
 const ACCEPT = TEMPLATE_FILE_KIND.extensions.map((e) => `.${e}`).join(',');
 const MAX_KB = Math.round(MAX_TEMPLATE_BYTES / 1024);
@@ -18,6 +19,7 @@ function uploadError(error: unknown): string | undefined {
 }
 
 function UploadDialog({ template, onClose }: { template: TemplateInfo; onClose: () => void }) {
+  useReturnFocus();
   const queryClient = useQueryClient();
   const alerts = useAlerts();
   const inputId = useId();
@@ -80,6 +82,7 @@ function UploadDialog({ template, onClose }: { template: TemplateInfo; onClose: 
 }
 
 function ResetDialog({ template, onClose }: { template: TemplateInfo; onClose: () => void }) {
+  useReturnFocus();
   const queryClient = useQueryClient();
   const alerts = useAlerts();
   const mutation = useMutation({
@@ -111,6 +114,46 @@ function ResetDialog({ template, onClose }: { template: TemplateInfo; onClose: (
   );
 }
 
+/** The variables a template can use, with an example of each, and how to write them (decision 055). */
+function VariablesDialog({ template, onClose }: { template: TemplateInfo; onClose: () => void }) {
+  useReturnFocus();
+  return (
+    <Modal opened onClose={onClose} title={`Variables: ${template.displayname}`} centered size="xl">
+      <Stack gap="sm">
+        <Text size="sm">
+          Write a variable as <Code>{'{{ student.name }}'}</Code>; an amount with <Code>{'| money'}</Code> (€ 1.234,56), a
+          date with <Code>{'| day'}</Code> (DD-MM-YYYY). An entry of a list (<Code>[]</Code>) is used inside a loop:{' '}
+          <Code>{'{% for line in invoice.lines %}{{ line.amount | money }}{% endfor %}'}</Code>.
+        </Text>
+        <Table.ScrollContainer minWidth={480} mah="60vh">
+          <Table striped withTableBorder verticalSpacing={4} aria-label={`Variables of ${template.displayname}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Variable</Table.Th>
+                <Table.Th>Example</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {template.variables.map((v) => (
+                <Table.Tr key={v.name}>
+                  <Table.Td>
+                    <Text size="sm" ff="monospace">
+                      {v.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{v.example}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Modal>
+  );
+}
+
 /**
  * Tab Templates (spec §2 Configuration screen, issue 12): every template with its state, download (the current
  * text, byte for byte), upload (the file chosen first), reset to the built-in default (with a confirm), and a
@@ -120,14 +163,27 @@ export function TemplatesTab({ templates, loading }: { templates: TemplateInfo[]
   const alerts = useAlerts();
   const [uploading, setUploading] = useState<TemplateInfo | null>(null);
   const [resetting, setResetting] = useState<TemplateInfo | null>(null);
+  const [showing, setShowing] = useState<TemplateInfo | null>(null);
 
   const download = useMutation({
     mutationFn: async (template: TemplateInfo) => saveFile(await api.download('/config/get_template', { internalname: template.internalname }), template.filename),
     onError: (error) => alerts.showFailure(error, 'downloading template'),
   });
+  // The templates the last check found not rendering, marked in their rows until the next check.
+  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
   const check = useMutation({
-    mutationFn: async () => saveFile(await api.download('/config/check_templates', {}), 'templates-check.zip'),
-    onSuccess: () => alerts.showSuccess('Template check downloaded: see report.txt in the zip'),
+    mutationFn: async () => {
+      const file = await api.download('/config/check_templates', {});
+      saveFile(file, 'templates-check.zip');
+      return file;
+    },
+    onSuccess: (file) => {
+      const failed = (file.headers?.get(TEMPLATES_FAILED_HEADER) ?? '').split(',').filter((name) => name !== '');
+      setBroken(new Set(failed));
+      const said = file.message ?? 'Template check downloaded';
+      if (failed.length > 0) alerts.showError(`${said}. The zip's report.txt has the details.`);
+      else alerts.showSuccess(`${said}; the zip holds each one rendered.`);
+    },
     onError: (error) => alerts.showFailure(error, 'checking templates'),
   });
 
@@ -138,8 +194,8 @@ export function TemplatesTab({ templates, loading }: { templates: TemplateInfo[]
     <Stack gap="sm">
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          Every document and e-mail text. Download one to edit it, upload it again; Check renders all of them from their
-          sample data.
+          Every document and e-mail text. Download one to edit it (Variables lists what it can use), upload it again;
+          Check renders all of them from their sample data.
         </Text>
         <Button variant="light" loading={check.isPending} onClick={() => check.mutate()}>
           Check templates
@@ -169,6 +225,11 @@ export function TemplatesTab({ templates, loading }: { templates: TemplateInfo[]
                 </Table.Td>
                 <Table.Td>{t.kind === 'pdf' ? 'PDF' : 'E-mail'}</Table.Td>
                 <Table.Td>
+                  {broken.has(t.internalname) && (
+                    <Badge color="red" variant="light" mr={6}>
+                      Does not render
+                    </Badge>
+                  )}
                   {t.customised ? (
                     <Group gap={6}>
                       <Badge color="blue" variant="light">
@@ -187,6 +248,9 @@ export function TemplatesTab({ templates, loading }: { templates: TemplateInfo[]
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} justify="flex-end" wrap="nowrap">
+                    <Button size="xs" variant="subtle" aria-label={`Variables of ${t.displayname}`} onClick={() => setShowing(t)}>
+                      Variables
+                    </Button>
                     <Button size="xs" variant="default" aria-label={`Download ${t.displayname}`} onClick={() => download.mutate(t)}>
                       Download
                     </Button>
@@ -205,6 +269,7 @@ export function TemplatesTab({ templates, loading }: { templates: TemplateInfo[]
       </Table.ScrollContainer>
       {uploading && <UploadDialog template={uploading} onClose={() => setUploading(null)} />}
       {resetting && <ResetDialog template={resetting} onClose={() => setResetting(null)} />}
+      {showing && <VariablesDialog template={showing} onClose={() => setShowing(null)} />}
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { Field } from '../fields/field';
 import { isRequiredSchema } from '../fields/required';
 import { emptiedByNarrowing, fieldFor, type FieldDef } from '../fields/types';
 import { kindError, toFormValue, toWireValue } from '../fields/values';
+import { useReturnFocus } from '../../lib/focus';
 
 export interface InputDialogProps {
   title: string;
@@ -50,6 +51,7 @@ function requiredFields(schema: z.ZodType, fields: readonly FieldDef[]): Set<str
  * and a button that stays disabled until the input is valid.
  */
 export function InputDialog(props: InputDialogProps) {
+  useReturnFocus();
   const { fields, schema, onClose } = props;
   const form = useForm<Record<string, unknown>>({
     mode: 'controlled',

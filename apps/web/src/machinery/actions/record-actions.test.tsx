@@ -247,6 +247,38 @@ describe("an action's input dialog", () => {
     expect(api.sent('POST /gadgets/1/schedule')).toHaveLength(0);
   });
 
+  it('gives focus back to the button that opened a dialog when it closes (it fell to the page: decision 055)', async () => {
+    const { user } = renderGadget('/gadget/planned/1', { 'POST /gadgets/1/rename': { body: { ...planned, name: 'Cog', edit_timestamp: LATER } } });
+    const rename = await screen.findByRole('button', { name: 'Rename' });
+    rename.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('dialog', { name: 'Rename' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(document.activeElement).toBe(actions().getByRole('button', { name: 'Rename' })));
+    // Done with the dialog's button: back on the button too.
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Rename' });
+    await user.type(within(dialog).getByLabelText(/^New name/), 'Cog');
+    await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(document.activeElement).toBe(actions().getByRole('button', { name: 'Rename' })));
+  });
+
+  it("a disabled action's reason is reached by Tab and described, not only shown on mouse hover", async () => {
+    const { user } = renderGadget('/gadget/planned/1', { 'GET /gadgets/1': { body: { ...planned, state: 'closed' } } });
+    await screen.findByRole('group', { name: 'Actions' });
+    const menu = actions().getByRole('button', { name: 'Change state' });
+    expect(menu).toBeDisabled();
+    const wrapper = menu.parentElement!;
+    expect(wrapper).toHaveAttribute('tabindex', '0');
+    expect(wrapper).toHaveAttribute('aria-description', 'A closed gadget stays closed');
+    wrapper.focus();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent('A closed gadget stays closed');
+    await user.tab();
+    expect(document.activeElement).not.toBe(wrapper);
+  });
+
   it('keeps the dialog and what was typed when the server refuses (409), to correct and send again', async () => {
     const renamed = { ...planned, name: 'Cog', edit_timestamp: LATER };
     const { user, api } = renderGadget('/gadget/planned/1', { 'POST /gadgets/1/rename': failure(409, 'The name Sprocket is taken') });

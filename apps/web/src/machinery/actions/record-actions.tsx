@@ -1,10 +1,11 @@
-import { useState, type ReactElement } from 'react';
+import { useRef, useState, type ReactElement } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
-import { Button, Collapse, Group, Menu, Tooltip } from '@mantine/core';
+import { Button, Collapse, Group, Menu } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { whyNotOffered, type AnyAction, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { ChevronDownIcon } from '../../lib/icons';
+import { ReasonTooltip } from '../../lib/reason-tooltip';
 import { useRequestKey } from '../../lib/request-key';
 import type { Detail } from '../detail/use-detail';
 import { actionFieldDefs, recordActionsOf } from './actions';
@@ -21,17 +22,6 @@ interface ActionProps {
   onRecord: (row: Row) => void;
   /** Another action of this record is running: this one waits (a double click must not run a second one). */
   held: boolean;
-}
-
-/** A button, or, when it is not offered, the same button disabled with the reason as its tooltip. */
-function WithReason({ reason, children }: { reason: string | null; children: ReactElement }) {
-  if (!reason) return children;
-  return (
-    <Tooltip label={reason} withArrow>
-      {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-      <span>{children}</span>
-    </Tooltip>
-  );
 }
 
 /**
@@ -61,7 +51,7 @@ function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) 
   return (
     <>
       {reason !== null || held ? (
-        <WithReason reason={reason}>{button}</WithReason>
+        <ReasonTooltip reason={reason}>{button}</ReasonTooltip>
       ) : (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>{button}</Menu.Target>
@@ -97,6 +87,7 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
   // Asked again after a lost answer, the action is done once (decision 050); once done, the next is a new one.
   const requestKey = useRequestKey();
   // The dialog stays open with what was typed until the action is done: a refusal (409) is corrected in place.
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const run = (input: Record<string, unknown> = {}, onDone?: () => void) =>
     mutation.mutate(
       { id: record.id, input, version: record.edit_timestamp, requestKey: requestKey.headers() },
@@ -105,6 +96,11 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
           requestKey.done();
           onDone?.();
         },
+        // The button was disabled while the action ran, and focus fell to the page: it comes back to the button.
+        onSettled: () =>
+          setTimeout(() => {
+            if (document.activeElement === document.body && buttonRef.current && !buttonRef.current.disabled) buttonRef.current.focus();
+          }, 0),
         // A dialog that only asks (no fields) has nothing to correct: it closes with the refusal (decision 054).
         onError: () => {
           if (!action.fields?.length) setAsking(false);
@@ -115,8 +111,9 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
   const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
   return (
     <>
-      <WithReason reason={reason}>
+      <ReasonTooltip reason={reason}>
         <Button
+          ref={buttonRef}
           variant="light"
           onClick={() => (asks ? setAsking(true) : run())}
           loading={mutation.isPending}
@@ -125,7 +122,7 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
         >
           {action.label}
         </Button>
-      </WithReason>
+      </ReasonTooltip>
       {asking && (
         <InputDialog
           title={action.label}

@@ -6,6 +6,7 @@ import { api, apiDownload, type DownloadedFile } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { saveFile } from '../../lib/save-file';
 import { runStanding } from './run-standing';
+import { useReturnFocus } from '../../lib/focus';
 
 /** How often the dialog asks how far a run has come. */
 export const BATCH_POLL_MS = 400;
@@ -35,6 +36,7 @@ const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pendin
  * rows. A preview (dry run) shows what each row would do, and Confirm does it for real.
  */
 export function BatchDialog({ runId, onClose, onFinished, downloadResult, resultName }: BatchDialogProps) {
+  useReturnFocus();
   const [current, setCurrent] = useState(runId);
   const alerts = useAlerts();
   const finishedOnce = useRef(new Set<number>());

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Modal, Table, Text } from '@mantine/core';
+import { Alert, Button, Modal, Table, Text, VisuallyHidden } from '@mantine/core';
 import { formatDateTime, isRunOver, MY_BATCH_RUNS_LISTED, type BatchRunSummary } from '@app/contracts';
 import { api } from '../../lib/api-client';
 import { BatchDialog } from './batch-dialog';
@@ -48,7 +48,9 @@ export function MyBatchRuns() {
                   <Table.Th>Started</Table.Th>
                   <Table.Th>Action</Table.Th>
                   <Table.Th>Where it stands</Table.Th>
-                  <Table.Th />
+                  <Table.Th>
+                    <VisuallyHidden>Open</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

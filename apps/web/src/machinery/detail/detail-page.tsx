@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { defaultView, formatDateTime, referenceOf, viewsOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
@@ -8,6 +8,7 @@ import { History } from './history';
 import { fieldFor, type FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
 import { useDetail, type DeriveValues, type Detail } from './use-detail';
+import { ReasonTooltip } from '../../lib/reason-tooltip';
 
 export interface DetailPageProps<D extends AnyResource> {
   descriptor: D;
@@ -167,13 +168,11 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
           <RecordActions detail={detail} view={view} />
           {extras?.(detail)}
           {mode === 'read' && detail.canWrite && record && (
-            <Tooltip label={detail.lockedBy} disabled={!detail.lockedBy} withArrow>
-              <span>
-                <Button variant="default" onClick={detail.startEdit} disabled={detail.lockedBy !== null} aria-description={detail.lockedBy ?? undefined}>
-                  Edit
-                </Button>
-              </span>
-            </Tooltip>
+            <ReasonTooltip reason={detail.lockedBy}>
+              <Button variant="default" onClick={detail.startEdit} disabled={detail.lockedBy !== null} aria-description={detail.lockedBy ?? undefined}>
+                Edit
+              </Button>
+            </ReasonTooltip>
           )}
           {mode === 'edit' && (
             <Button variant="default" onClick={detail.undoEdit} disabled={detail.saving}>
@@ -181,31 +180,25 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
             </Button>
           )}
           {mode !== 'new' && detail.canDelete && record && (
-            <Tooltip label={detail.deleteBlockedBy} disabled={!detail.deleteBlockedBy} withArrow>
-              {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-              <span>
-                <Button
-                  color="red"
-                  variant="light"
-                  onClick={() => setConfirmOpen(true)}
-                  loading={detail.deleting}
-                  disabled={detail.deleteBlockedBy !== null}
-                  aria-description={detail.deleteBlockedBy ?? undefined}
-                >
-                  Delete
-                </Button>
-              </span>
-            </Tooltip>
+            <ReasonTooltip reason={detail.deleteBlockedBy}>
+              <Button
+                color="red"
+                variant="light"
+                onClick={() => setConfirmOpen(true)}
+                loading={detail.deleting}
+                disabled={detail.deleteBlockedBy !== null}
+                aria-description={detail.deleteBlockedBy ?? undefined}
+              >
+                Delete
+              </Button>
+            </ReasonTooltip>
           )}
           {(mode === 'edit' || mode === 'new') && (
-            <Tooltip label={detail.saveBlockedBy} disabled={!detail.saveBlockedBy} withArrow multiline maw={420}>
-              {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-              <span>
-                <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving} aria-description={detail.saveBlockedBy ?? undefined}>
-                  Save
-                </Button>
-              </span>
-            </Tooltip>
+            <ReasonTooltip reason={detail.saveBlockedBy}>
+              <Button type="submit" form={formId} disabled={!detail.canSave} loading={detail.saving} aria-description={detail.saveBlockedBy ?? undefined}>
+                Save
+              </Button>
+            </ReasonTooltip>
           )}
           <Button variant="default" onClick={detail.goToOverview}>
             Overview

@@ -249,7 +249,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
         row buttons (Edit, New Payment) stay in sight at either end. At most a screen high, so the header row
         sticks to its top while the rows scroll.
       */}
-      <Box data-testid="overview-scroll" style={{ overflow: 'auto', maxHeight: `calc(100dvh - ${HEADER_HEIGHT}px - var(--mantine-spacing-md))` }}>
+      <Box data-testid="overview-scroll" className="sticky-columns" style={{ overflow: 'auto', maxHeight: `calc(100dvh - ${HEADER_HEIGHT}px - var(--mantine-spacing-md))` }}>
       <Table
           striped
           highlightOnHover

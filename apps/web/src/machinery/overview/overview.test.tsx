@@ -104,6 +104,19 @@ describe('overview', () => {
     expect(lastList(api).get('page')).toBe('2');
   });
 
+  it('a page that turns out past the end (rows left the list meanwhile) shows the last page there is', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 80 }) });
+    const { user } = renderApp('/countries', api);
+    await screen.findByText('1-50 of 80');
+    // Meanwhile a batch run took 63 rows out of this list: page 2 is empty, 17 are left on page 1.
+    api.on('GET /countries', page([], { total: 17, current: 2 }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    api.on('GET /countries', page(countries(1, 3), { total: 17 }));
+    expect(await screen.findByText('1-17 of 17')).toBeInTheDocument();
+    expect(lastList(api).get('page')).toBe('1');
+    expect(screen.getByText('Country 001')).toBeInTheDocument();
+  });
+
   it('applies the quick filter 500 ms after typing stops, with one request for the whole word', async () => {
     const api = threeCountries();
     const { user } = renderApp('/countries', api);

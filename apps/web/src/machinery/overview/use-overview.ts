@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_PER_PAGE, formatSort, type AnyResource, type Paged, type Pagination, type SortKey } from '@app/contracts';
 import { api, type QueryValue } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
@@ -174,6 +174,19 @@ export function useOverview<D extends AnyResource>(descriptor: D, overviewId: st
   const rows = useMemo(() => query.data?.data ?? [], [query.data]);
   const pagination: Pagination | undefined = query.data?.links.pagination;
   const lastPage = pagination?.last_page ?? 1;
+
+  // A page past the end — rows left this list (a batch run numbered them, another user deleted some) — shows the
+  // last page there is: it showed "0-0 of 17", and the rows left looked gone.
+  // The pages kept of this list are as old as the rows that left it: they are loaded again.
+  const pastTheEnd = !query.isPlaceholderData && query.data !== undefined && rows.length === 0 && state.page > 1 && (pagination?.total ?? 0) > 0;
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!pastTheEnd) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.lists(descriptor.key) });
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- follows what the server answered (the list got shorter)
+    turnPage(Math.max(1, lastPage), undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the page turns out past the end
+  }, [pastTheEnd, lastPage]);
 
   const selection = useMemo(() => {
     const set = new Set(selected);

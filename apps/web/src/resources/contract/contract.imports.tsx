@@ -10,6 +10,7 @@ import { BatchDialog } from '../../machinery/batch/batch-dialog';
 import { InputDialog } from '../../machinery/actions/input-dialog';
 import { actionFieldDefs } from '../../machinery/actions/actions';
 import type { Overview } from '../../machinery/overview/use-overview';
+import { useReturnFocus } from '../../lib/focus';
 
 /** An upload import: its action, what it accepts (spec §5, §9), its template and its results type. */
 interface UploadImport {
@@ -48,6 +49,7 @@ function uploadProblem(error: unknown): string {
  * disabled until a file is chosen. A refused file is shown here, with the reason.
  */
 function UploadDialog({ upload, onStarted, onClose }: { upload: UploadImport; onStarted: (started: ImportStarted) => void; onClose: () => void }) {
+  useReturnFocus();
   const alerts = useAlerts();
   const [file, setFile] = useState<File | null>(null);
   const inputId = useId();

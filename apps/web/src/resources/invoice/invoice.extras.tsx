@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Tooltip } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { CreditNoteCreateSchema, creditNoteCommand, invoiceResource, whyNoCreditNote } from '@app/contracts';
 import { api } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { refreshAfterWrite } from '../../lib/query-keys';
+import { ReasonTooltip } from '../../lib/reason-tooltip';
 import { useRequestKey } from '../../lib/request-key';
 import { InputDialog } from '../../machinery/actions/input-dialog';
 import type { Detail } from '../../machinery/detail/use-detail';
@@ -54,13 +55,7 @@ export function CreditNoteButton({ detail }: { detail: Detail }) {
   );
   return (
     <>
-      {reason ? (
-        <Tooltip label={reason} withArrow>
-          <span>{button}</span>
-        </Tooltip>
-      ) : (
-        button
-      )}
+      <ReasonTooltip reason={reason}>{button}</ReasonTooltip>
       {asking && (
         <InputDialog
           title={label}

@@ -328,6 +328,14 @@ describe('invoice detail', () => {
     expect(await screen.findByText('Server error while creating pdf')).toBeInTheDocument();
   });
 
+  it('a template that does not render: the spec\'s words, then what the server says is wrong (issue 18 point 4)', async () => {
+    const reason = 'Invoice (PDF): the uploaded template invoice_pdf does not render (line 18: undefined variable: invoice.lines.1 (column 70)); check it on the Configuration screen';
+    const { user } = renderApp('/invoice/planned/1', invoiceApi({ 'POST /invoices/1/create_pdf': failure(500, reason) }));
+    await screen.findByRole('button', { name: 'Create PDF' });
+    await createPdf(user);
+    expect(await screen.findByText(`Server error while creating pdf: ${reason}`)).toBeInTheDocument();
+  });
+
   it('Create PDF shows the invoice it numbered as a numbered invoice: route, title, Download PDF, Send Email and Overview', async () => {
     const made = { ...numbered, id: 1, document_reference: 'A000001-Y1-T5', edit_timestamp: '2026-03-05T08:05:00.000Z' };
     const api = invoiceApi({ 'POST /invoices/1/create_pdf': { body: made }, 'GET /invoices/1': { body: planned } });

@@ -21,7 +21,9 @@ function loadFilter(): { intake: string | null; type: string | null } {
 function Figure({ to, count, amount, label }: { to: string; count: number; amount: number; label: string }) {
   if (count === 0) return <Text size="sm" c="dimmed">–</Text>;
   return (
-    <Anchor component={Link} to={to} size="sm" aria-label={label}>
+    // The name starts with what is seen (the count and sum: a screen reader heard only the label, and a voice
+    // command naming the figure found nothing), followed by what it counts.
+    <Anchor component={Link} to={to} size="sm" aria-label={`${count} · ${formatMoney(amount)}: ${label}`}>
       {count} · {formatMoney(amount)}
     </Anchor>
   );
