@@ -94,6 +94,12 @@ describe('alerts', () => {
     expect(screen.queryByText('boom')).not.toBeInTheDocument();
   });
 
+  it("adds to a server error what the server says went wrong and the request's reference for the operator (decision 055)", () => {
+    renderAlerts(new ApiError(500, 'Invoice (PDF): the uploaded template invoice_pdf does not render (line 3)', {}, 'Invoice (PDF): the uploaded template invoice_pdf does not render (line 3)', 'req-7f3a'));
+    press('failure');
+    expect(screen.getByRole('alert')).toHaveTextContent('Server error while saving update: Invoice (PDF): the uploaded template invoice_pdf does not render (line 3) (reference req-7f3a)');
+  });
+
   it('reports nothing for a 401: the login screen follows', () => {
     renderAlerts(new ApiError(401, 'Not logged in'));
     press('failure');

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { Anchor, Badge, Card, Group, Loader, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Loader, SimpleGrid, Text, Title } from '@mantine/core';
 import {
   formatDate,
   invoicePaymentResource,
@@ -94,9 +94,9 @@ export function NeedsAttention() {
   const lists = worklists().filter((l) => hasLevel(l.resource.access.read));
   return (
     <Card withBorder padding="md" radius="sm" component="section" aria-labelledby="needs-attention">
-      <Text fw={600} mb="xs" id="needs-attention">
+      <Title order={2} size="sm" fw={600} mb="xs" id="needs-attention">
         Needs attention
-      </Text>
+      </Title>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xs" verticalSpacing="xs">
         {lists.map((l) => (
           <Count key={l.label} list={l} />

@@ -25,9 +25,10 @@ export function HomePage() {
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="md">
         {groups.map((g) => (
           <Card key={g.label} withBorder padding="md" radius="sm">
-            <Text fw={600} mb="xs">
+            {/* A heading each: a screen reader moves between the home screen's groups by them. */}
+            <Title order={2} size="sm" fw={600} mb="xs">
               {g.label}
-            </Text>
+            </Title>
             <Stack gap={4}>
               {g.entries
                 .filter((e) => !e.level || hasLevel(e.level))

@@ -30,8 +30,11 @@ export function failureMessage(error: unknown, action: string): string | null {
     // A refusal says why in words, a 403 as a 409 does ("Only a Developer may change a Developer account").
     if (error.isConflict || error.status === 403) return error.message;
     // The spec's words first (§8), then what the server says went wrong, when it says (issue 18 point 4: a
-    // template that does not render names itself and its line).
-    if (error.reason) return `Server error while ${action}: ${error.reason}`;
+    // template that does not render names itself and its line), and the request's reference, by which the
+    // operator finds it in the server log (decision 055).
+    const reference = error.requestId ? ` (reference ${error.requestId})` : '';
+    if (error.reason) return `Server error while ${action}: ${error.reason}${reference}`;
+    return `Server error while ${action}${reference}`;
   }
   return `Server error while ${action}`;
 }

@@ -12,13 +12,16 @@ export class ApiError extends Error {
    * for staff: the template that does not render, the database not reachable).
    */
   readonly reason: string | undefined;
+  /** The server's id of a failed request (a 5xx answers it): what the operator finds it by in the server log. */
+  readonly requestId: string | undefined;
 
-  constructor(status: number, message: string, errors: FieldErrors = {}, reason?: string) {
+  constructor(status: number, message: string, errors: FieldErrors = {}, reason?: string, requestId?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
     this.reason = reason;
+    this.requestId = requestId;
   }
 
   /** A conflict whose message is meant for the user (locked, stale edit, duplicate, still referenced). */
@@ -121,9 +124,9 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
   }
   if (response.ok) return response;
 
-  const { message, errors } = errorBodyOf(await readBody(response));
+  const { message, errors, request_id: requestId } = errorBodyOf(await readBody(response));
   const reason = response.status >= 500 && message && message !== GENERIC_SERVER_ERROR ? message : undefined;
-  const error = new ApiError(response.status, message || response.statusText || `HTTP ${response.status}`, errors ?? {}, reason);
+  const error = new ApiError(response.status, message || response.statusText || `HTTP ${response.status}`, errors ?? {}, reason, requestId);
   console.warn(`API ${method} ${url} failed: ${response.status} ${error.message}`);
   if (response.status === 401 && !options.ignoreUnauthorized) {
     for (const listener of [...unauthorizedListeners]) listener();

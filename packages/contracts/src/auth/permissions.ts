@@ -79,6 +79,8 @@ export const apiPermissions: Readonly<Record<string, Access>> = {
   'PUT /config/dream_apply': 'developer',
   // The Scholarship overview (by scholarship), spec §2: a read-only summary of the payments.
   'GET /scholarship_payments/by_scholarship': 'reader',
+  // What Export Payments would export, before it does (decision 055): asked by whoever may export.
+  'POST /scholarship_payments/export_payments/summary': 'user',
   // Anyone may set their own password through PUT /users/{id}; the users service refuses the rest.
   'PUT /users/:id': 'reader',
 };

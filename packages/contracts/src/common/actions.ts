@@ -134,6 +134,11 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
    * the last export): the web sends it only its own input.
    */
   selectionless?: boolean;
+  /**
+   * Its confirm says what it would do before it does it (Export Payments: how many, how much): the web posts the
+   * action's body to this path when the dialog opens and shows the answer's `message` (decision 055).
+   */
+  summaryPath?: `/${string}`;
   /** File actions: the name the web saves the file under when the server gives none. */
   filename?: string;
   upload?: UploadSpec;

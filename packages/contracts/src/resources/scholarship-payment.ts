@@ -153,6 +153,7 @@ const exportPayments = defineAction({
   views: ['numbered'],
   filename: 'Payments.xlsx',
   confirm: 'Export the selected payments, or those of the current filter, that are ready (numbered, allowed, not yet exported) to the bank? They are marked exported.',
+  summaryPath: '/scholarship_payments/export_payments/summary',
   failureText: 'exporting payments',
 });
 

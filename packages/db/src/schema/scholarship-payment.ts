@@ -92,6 +92,8 @@ export const scholarshipPayments = pgTable(
     index('scholarship_payments_planned_idx').on(t.planned_date, t.id).where(sql`${t.number} is null`),
     index('scholarship_payments_ready_idx').on(t.id).where(sql`${t.number} is not null and ${t.payment_allowed} and ${t.exported_timestamp} is null`),
     index('scholarship_payments_exported_idx').on(t.exported_timestamp, t.id),
+    // The payments still in each export (the export chooser says how many were reset since: decision 055).
+    index('scholarship_payments_export_idx').on(t.export_id).where(sql`${t.export_id} is not null`),
     index('scholarship_payments_type_idx').on(t.scholarship_payment_type_id, t.id),
     index('scholarship_payments_edit_idx').on(t.edit_timestamp, t.id),
     index('scholarship_payments_amount_idx').on(t.amount, t.id),

@@ -101,6 +101,19 @@ const paymentInfo = {
   total: 2369.12,
 };
 
+/** A contract's payment status as of a date (issue 14 point 5): a line per invoice, and the totals. */
+const paymentStatus = {
+  date: '2025-03-15',
+  lines: [
+    { number: 'INV-2024-00017', date: '2024-10-15', due_date: '2024-11-14', description: 'Participation fee winter semester 2024/25', invoiced: 1334.56, credited: 100, paid: 500, open: 734.56, expired: true, paid_before_invoiced: false },
+    { number: 'INV-2025-00002', date: '2025-04-01', due_date: '2025-05-01', description: 'Participation fee summer semester 2025', invoiced: 0, credited: 0, paid: 200, open: -200, expired: false, paid_before_invoiced: true },
+  ],
+  invoiced: 1334.56,
+  credited: 100,
+  paid: 700,
+  open: 534.56,
+};
+
 const declared: Omit<TemplateDefinition, 'filename'>[] = [
   {
     id: 1,
@@ -166,6 +179,14 @@ const declared: Omit<TemplateDefinition, 'filename'>[] = [
       'nothing left open': { student, contract, credit_note: { ...creditNoteMail, invoice_open: 0 } },
       'paid beyond the invoice': { student, contract, credit_note: { ...creditNoteMail, invoice_open: -500 } },
     },
+  },
+  {
+    id: 14,
+    internalname: 'payment_status_pdf',
+    displayname: 'Payment status (PDF)',
+    kind: 'pdf',
+    sample: { student, contract, status: paymentStatus },
+    variants: { 'nothing invoiced yet': { student, contract, status: { ...paymentStatus, lines: [], invoiced: 0, credited: 0, paid: 0, open: 0 } } },
   },
 ];
 const definitions: TemplateDefinition[] = declared.map((d) => ({ ...d, filename: `${d.internalname}.liquid` }));

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { todayIn } from '@app/contracts';
-import { contracts, invoicePayments, invoices, students } from '@app/db';
+import { contracts, invoicePayments, invoices, students, templates } from '@app/db';
+import { DEFAULTS_DIR } from '../../lib/templates/registry.js';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
@@ -114,6 +117,19 @@ describe('payment status of one contract as of a simulation date', () => {
     // Before the payment, the later invoice is not on the statement at all.
     const before = await sheetRows((await post(`/contracts/${contract.id}/download_payment_status`, { date: '2026-02-19', format: 'xlsx' })).body as Buffer);
     expect(before.rows.map((r) => r['Invoice Number'])).toEqual([pf.number]);
+  });
+
+  it('the PDF is the template payment_status_pdf: an uploaded one words it (DESIGN §7, decision 055)', async () => {
+    const { contract, pf } = await contractWithHistory();
+    const text = readFileSync(path.join(DEFAULTS_DIR, 'payment_status_pdf.liquid'), 'utf8').replace('title: Payment status', 'title: Zahlungsstand');
+    await t.db.insert(templates).values({ internalname: 'payment_status_pdf', content: text, filename: 'payment_status_pdf.liquid' });
+    try {
+      const pdf = pdfText((await post(`/contracts/${contract.id}/download_payment_status`, { date: '2026-04-15' })).body as Buffer).replace(/\s+/g, ' ');
+      expect(pdf).toContain('Zahlungsstand');
+      expect(pdf).toContain(`${pf.number} of 10-01-2026`);
+    } finally {
+      await t.db.delete(templates).where(eq(templates.internalname, 'payment_status_pdf'));
+    }
   });
 
   it('the PF payment status shows the participation fee only', async () => {

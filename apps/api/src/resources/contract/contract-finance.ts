@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError, contractFinanceActions, contractResource, formatDate, formatMoney, todayIn } from '@app/contracts';
+import { AppError, contractFinanceActions, contractResource, formatDate, todayIn } from '@app/contracts';
 import type { DbOrTx } from '@app/db';
 import { listAction, recordAction, type ActionImpl } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -9,7 +9,7 @@ import { cursorBatches } from '../../lib/cursor.js';
 import { sendWorkbook, sendXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { academicYearOf, contractBalances, contractBalancesQuery, periodEntries, statusLines, statusLinesQuery, type StatusLine } from '../../lib/invoicing/status.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
-import { pdfOf } from '../../lib/templates/pdf.js';
+import { renderPdf } from '../../lib/templates/pdf.js';
 
 /**
  * Contract finance (issue 14 point 5, issue 18 point 3; decision 021): payment status files and exports, all
@@ -83,33 +83,33 @@ async function* rowsOf<T extends object>(chunks: Iterable<number[]>, read: (ids:
   for await (const ids of chunks) for (const r of await read(ids)) yield rowOf(columns, r);
 }
 
-/** One contract's status as a PDF letter: a line per invoice with what is open, expired ones marked. */
-async function statusPdf(ctx: AppContext, db: DbOrTx, contractId: number, date: string, lines: StatusLine[], title: string): Promise<Buffer> {
-  const data = await contractTemplateData(db, contractId);
+/**
+ * One contract's status as a PDF letter, from the template `payment_status_pdf` (DESIGN §7: every text printed is
+ * a template): a line per invoice with what is open, expired ones marked, and the totals, summed in cents.
+ */
+async function statusPdf(ctx: AppContext, db: DbOrTx, contractId: number, date: string, lines: StatusLine[]): Promise<Buffer> {
   const sum = (field: 'amount' | 'credited' | 'paid' | 'open') => lines.reduce((cents, l) => cents + Math.round(l[field] * 100), 0) / 100;
-  return pdfOf(ctx.env, {
-    title,
-    references: [
-      { label: 'Date', value: formatDate(date) },
-      { label: 'Contract', value: data.contract.reference },
-    ],
-    address: [data.student.name, ...data.student.address_lines],
-    intro: `The payment status of contract ${data.contract.reference} on ${formatDate(date)}: per invoice what was invoiced, credited and paid by then, and what is open.`,
-    table: {
-      header: { text: 'Invoice', amount: 'Open' },
-      rows: lines.map((l) => ({
-        text: `${l.number} of ${formatDate(l.invoice_date)}, due ${formatDate(l.due_date)}: ${l.description}; invoiced ${formatMoney(l.amount)}, credited ${formatMoney(l.credited)}, paid ${formatMoney(l.paid)}${l.expired ? ' (EXPIRED)' : ''}${l.invoice_date > date ? ' (paid before it was invoiced)' : ''}`,
-        amount: formatMoney(l.open),
+  return renderPdf({ db, env: ctx.env }, 'payment_status_pdf', {
+    ...(await contractTemplateData(db, contractId)),
+    status: {
+      date,
+      lines: lines.map((l) => ({
+        number: l.number,
+        date: l.invoice_date,
+        due_date: l.due_date,
+        description: l.description,
+        invoiced: l.amount,
+        credited: l.credited,
+        paid: l.paid,
+        open: l.open,
+        expired: l.expired,
+        paid_before_invoiced: l.invoice_date > date,
       })),
+      invoiced: sum('amount'),
+      credited: sum('credited'),
+      paid: sum('paid'),
+      open: sum('open'),
     },
-    totals: [
-      { text: 'Invoiced', amount: formatMoney(sum('amount')) },
-      { text: 'Credited', amount: formatMoney(sum('credited')) },
-      { text: 'Paid', amount: formatMoney(sum('paid')) },
-      { text: 'Open', amount: formatMoney(sum('open')) },
-    ],
-    payment: '',
-    closing: '',
   });
 }
 
@@ -143,7 +143,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
       const lines = await statusLines(tx, [id], date);
       const base = `Payment_Status_${String(row.application_number)}_${date}`;
       if (input.format === 'xlsx') return { eventType: 'export', message: `"${base}.xlsx"`, file: linesXlsx(`${base}.xlsx`, date, lines, timeZone) };
-      const pdf = await statusPdf(ctx, tx, id, date, lines, 'Payment status');
+      const pdf = await statusPdf(ctx, tx, id, date, lines);
       return { eventType: 'export', message: `"${base}.pdf"`, file: { filename: `${base}.pdf`, contentType: 'application/pdf', content: pdf } };
     }),
     recordAction(a.downloadPfPaymentStatus, async (tx, _actor, { id, row }, input) => {

@@ -463,7 +463,9 @@ describe('a delivery interrupted by a dying worker', () => {
     const id = await t.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(outbox)
-        .values({ recipient: 'half@example.org', subject: 'Half sent', text_body: 'x', attempts: 1, sending_since: new Date(Date.now() - 3_600_000) })
+        // Begun 10 s ago: past the 5 s this test's sweep is given, not yet past the 20 s of the workers' own
+        // periodic sweep (4 × MAIL_TIMEOUT_MS), which marked it first now and then (a flaky "unknown").
+        .values({ recipient: 'half@example.org', subject: 'Half sent', text_body: 'x', attempts: 1, sending_since: new Date(Date.now() - 10_000) })
         .returning({ id: outbox.id });
       // As a retried job would: the row is mid-delivery, so the job leaves it alone.
       await addMailJob(tx, row!.id);
@@ -473,7 +475,7 @@ describe('a delivery interrupted by a dying worker', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(smtp.dataCount()).toBe(datas);
     expect((await rowOf(id)).status).toBe('queued');
-    expect(await markStalledMails(t.ctx, 60_000)).toEqual([id]);
+    expect(await markStalledMails(t.ctx, 5_000)).toEqual([id]);
     const row = await rowOf(id);
     expect(row).toMatchObject({ status: 'unknown', sending_since: null });
     expect(row.last_reply).toMatch(/interrupted/);

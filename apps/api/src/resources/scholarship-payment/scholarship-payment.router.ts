@@ -5,6 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { electronicFormatIBAN } from 'ibantools';
 import {
   AppError,
+  ExportRequestSchema,
   FILE_MESSAGE_HEADER,
   formatDate,
   formatDateTime,
@@ -46,7 +47,7 @@ import { bankDataProblem, type Payee } from '../../lib/payments/bank-data.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
-import { queryRoute } from '../../lib/routes.js';
+import { queryRoute, route } from '../../lib/routes.js';
 import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { userName } from '../../lib/crud/user-name.js';
@@ -406,6 +407,26 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
   }
 
   const routes = Router();
+  // What Export Payments would export, said in its confirm before anything is marked (decision 055): how many
+  // payments and how much, and how many of a selection are not ready. The export checks the payees' bank data again
+  // and may leave a few out; it says which.
+  route(routes, 'post', '/scholarship_payments/export_payments/summary', async (req, res) => {
+    const input = parseInput(ExportRequestSchema.strict(), req.body ?? {}, 'export');
+    const ids = await chosenIds(input, { ready_for_export: 'true' });
+    const [ready] = await ctx.db
+      .select({ count: sql<number>`count(*)::int`, total: sql<string>`coalesce(sum(${sp.amount}), 0)::text` })
+      .from(sp)
+      .where(and(readyForExport, ids ? inArray(sp.id, ids) : undefined));
+    const count = ready?.count ?? 0;
+    const total = ready?.total ?? '0';
+    const selected = input.ids?.length ?? 0;
+    const notReady = selected > 0 ? selected - count : 0;
+    const message =
+      count === 0
+        ? 'Nothing would be exported: no payment here is ready (numbered, allowed, not yet exported).'
+        : `${count} payment(s) over ${formatMoney(total)} would be exported and marked exported.${notReady > 0 ? ` ${notReady} of the ${selected} selected are not ready and stay out.` : ''}`;
+    res.json({ count, total: Number(total), message });
+  });
   // The Scholarship overview (by scholarship): counts and sums in SQL, per scholarship, intake and type. The payments
   // are grouped on their own columns (the contract's intake and scholarship, copied by triggers) in the order of
   // scholarship_payments_overview_idx, which holds everything summed: an index-only scan without a sort. The names
@@ -595,12 +616,16 @@ export function scholarshipPaymentChoices(ctx: AppContext): Record<'scholarship_
   const total = sql`translate(to_char(${e.total_amount}, 'FM999,999,999,990.00'), ',.', '.,')`;
   const when = sql`to_char(${e.created_timestamp} at time zone ${ctx.env.APP_TIMEZONE}, 'DD-MM-YYYY HH24:MI')`;
   const who = sql`coalesce(${userName(e.created_user)}, '')`;
+  // A payment reset since is no longer this export's, but its file still holds it: the file must not go to the bank
+  // again as it is (decision 055). Served by scholarship_payments_export_idx.
+  const resetSince = sql`(select case when ${e.payment_count} > count(*) then ' · ' || (${e.payment_count} - count(*)) || ' reset since: its file still holds them' else '' end
+    from ${scholarshipPayments} p where p.export_id = ${e.id})`;
   return {
     scholarship_payment_types: tableChoices(ctx.db, { table: scholarshipPaymentTypes, id: scholarshipPaymentTypes.id, label: scholarshipPaymentTypes.name, order: 'id' }),
     scholarship_payment_exports: tableChoices(ctx.db, {
       table: e,
       id: e.id,
-      label: sql`'Export ' || ${e.id} || ' · ' || ${when} || ' · ' || ${who} || ' · ' || ${e.payment_count} || ' payment(s) · € ' || ${total}`,
+      label: sql`'Export ' || ${e.id} || ' · ' || ${when} || ' · ' || ${who} || ' · ' || ${e.payment_count} || ' payment(s) · € ' || ${total} || ${resetSince}`,
       order: 'newest',
     }),
   };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { isValidBIC, isValidIBAN } from 'ibantools';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, scholarshipPaymentResource, todayIn } from '@app/contracts';
 import { contracts, countries, documentCounters, invoices, logEvents, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
@@ -337,6 +337,19 @@ describe('scholarship payments: create payment and Schedule Payments (issue 15 p
 });
 
 describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
+  it('says before it exports how many payments and how much it would export, and marks nothing (decision 055)', async () => {
+    const ids = await exportable(2);
+    const notNumbered = await planned({ amount: '5.00' });
+    const res = await api('post', '/scholarship_payments/export_payments/summary').send({ ids: [...ids, notNumbered.id] });
+    expect(res.status, res.text).toBe(200);
+    // exportable(2) makes 10.00 and 11.01.
+    expect(res.body).toEqual({ count: 2, total: 21.01, message: '2 payment(s) over € 21,01 would be exported and marked exported. 1 of the 3 selected are not ready and stay out.' });
+    const marked = await t.db.select({ id: scholarshipPayments.id }).from(scholarshipPayments).where(and(inArray(scholarshipPayments.id, ids), isNotNull(scholarshipPayments.exported_timestamp)));
+    expect(marked).toEqual([]);
+    expect((await api('post', '/scholarship_payments/export_payments/summary', reader.token).send({})).status).toBe(403);
+    expect((await api('post', '/scholarship_payments/export_payments/summary').send({ ids: 'all' })).status).toBe(400);
+  });
+
   it('exports atomically and exactly once: two parallel exports then a third, every row in exactly one file; SEPA validates', async () => {
     const ids = await exportable(6);
     const [a, b] = await Promise.all([download('/scholarship_payments/export_payments', {}), download('/scholarship_payments/export_payments', {})]);
@@ -901,6 +914,16 @@ describe('scholarship payments: bank data checked again at export, Export Select
     const sepaOf = async (body: object) => (await download('/scholarship_payments/download_sepa', body)).body.toString('utf8').match(/<InstdAmt Ccy="EUR">([^<]*)</)?.[1];
     expect(await sepaOf({ export_id: olderId })).toBe('1234.50');
     expect(await sepaOf({})).toBe('7.00');
+
+    // A payment reset since is still in its export's file: the chooser says so (decision 055), and the checksum
+    // changes with it, so a cached list is read again.
+    const checksum = (await api('get', '/scholarship_payment_exports/choice_checksum', reader.token)).body.checksum;
+    const current = (await api('get', `/scholarship_payments/${first}`)).body;
+    expect((await api('post', `/scholarship_payments/${first}/reset_export`).set('If-Match', current.edit_timestamp).send({})).status).toBe(200);
+    const after = (await api('get', '/scholarship_payment_exports/choice', reader.token)).body as { id: number; name: string }[];
+    expect(after.find((c) => c.id === olderId)!.name).toMatch(/ · 1 payment\(s\) · € 1\.234,50 · 1 reset since: its file still holds them$/);
+    expect(after.find((c) => c.id === newerId)!.name).toMatch(/ · € 7,00$/);
+    expect((await api('get', '/scholarship_payment_exports/choice_checksum', reader.token)).body.checksum).not.toBe(checksum);
   });
 
   it('Export Selection answers Scholarship_Payments.xlsx with the selected rows', async () => {

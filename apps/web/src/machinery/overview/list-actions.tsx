@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ActionIcon, Button, Menu } from '@mantine/core';
 import { CogIcon } from '../../lib/icons';
 import { actionPath, isImportAction, type AnyAction, type AnyResource, type BatchStarted, type ViewDescriptor } from '@app/contracts';
@@ -67,6 +67,15 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
       alerts.showFailure(error, failureTextOf(action));
     },
   });
+  // What the action would do, asked of the server while its confirm is open (Export Payments: how many, how much).
+  const summary = useQuery({
+    queryKey: ['action-summary', action.summaryPath, exportBody(overview)],
+    queryFn: () => api.post<{ message: string }>(action.summaryPath!, exportBody(overview)),
+    enabled: asking && action.summaryPath !== undefined,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  const summaryText = !action.summaryPath ? '' : summary.data ? summary.data.message : summary.isError ? 'What it would do could not be counted.' : 'Counting what it would do…';
   const count = overview.selection.count;
   const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
   const onClick = () => (asks ? setAsking(true) : mutation.mutate({}));
@@ -85,7 +94,7 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
       {asking && (
         <InputDialog
           title={action.label}
-          text={action.confirm}
+          text={summaryText ? `${action.confirm ?? ''} ${summaryText}`.trim() : action.confirm}
           fields={actionFieldDefs(action)}
           schema={action.input.omit(Object.fromEntries(['ids', 'filter'].filter((k) => k in action.input.shape).map((k) => [k, true])) as never)}
           submitLabel={action.label}

@@ -82,6 +82,7 @@ describe('scholarship payment overviews (spec §2)', () => {
       'POST /scholarship_payments/export_payments': {
         file: { content: new Blob(['PK']), filename: 'Payments.xlsx', message: 'Exported 1 scholarship payment(s), total € 10,00; left out (not exported): S2026-00009 (The IBAN of Jo Doe is not valid)' },
       },
+      'POST /scholarship_payments/export_payments/summary': { body: { count: 2, total: 20, message: '2 payment(s) over € 20,00 would be exported and marked exported.' } },
     });
     const { user } = renderApp('/scholarshippayments/numbered', api);
     expect(await screen.findByRole('heading', { name: 'Numbered Scholarship Payments' })).toBeInTheDocument();
@@ -92,6 +93,9 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(api.last('GET /scholarship_payments')!.query.get('numbered')).toBe('true');
     await user.click(screen.getByRole('button', { name: 'Export Payments' }));
     const dialog = await screen.findByRole('dialog', { name: 'Export Payments' });
+    // Before anything is marked, the confirm says how many and how much, asked of the server with the export's body.
+    expect(await within(dialog).findByText(/2 payment\(s\) over € 20,00 would be exported and marked exported\.$/)).toBeInTheDocument();
+    expect(api.last('POST /scholarship_payments/export_payments/summary')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
     // The export marks the rows exported: the overview reads its page again and shows when.
     api.on('GET /scholarship_payments', page([{ ...numberedRow, exported_timestamp: '2026-03-06T09:30:00.000Z' }]));
     await user.click(within(dialog).getByRole('button', { name: 'Export Payments' }));

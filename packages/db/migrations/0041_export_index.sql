@@ -1,0 +1,1 @@
+CREATE INDEX "scholarship_payments_export_idx" ON "scholarship_payments" USING btree ("export_id") WHERE "scholarship_payments"."export_id" is not null;
