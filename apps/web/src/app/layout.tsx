@@ -2,14 +2,11 @@ import { useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppShell } from '@mantine/core';
 import { useAlerts } from '../lib/alerts';
-import { focusScreenHeading, MAIN_ID } from '../lib/focus';
+import { focusScreenHeading, MAIN_ID, screenHeading } from '../lib/focus';
 import { HEADER_HEIGHT } from '../lib/layout';
 import { TopBar } from './top-bar';
 
 const APP_NAME = 'Scholarship Office';
-
-/** The screen's heading (every screen has one h1). */
-const screenHeading = () => document.querySelector<HTMLElement>(`#${MAIN_ID} h1`);
 
 /**
  * The browser tab's title follows the screen's heading ("Student Łukasz Wiśniewski · Scholarship Office"): a

@@ -3,9 +3,12 @@ import { useEffect, useState } from 'react';
 /** The element of the screen's content: the layout's main region. */
 export const MAIN_ID = 'main-content';
 
-/** The screen's heading (every screen has one h1), focused as a place to start from; false when there is none. */
+/** The screen's heading (every screen has one h1). */
+export const screenHeading = () => document.querySelector<HTMLElement>(`#${MAIN_ID} h1`);
+
+/** The screen's heading focused, as a place to start from; false when there is none. */
 export function focusScreenHeading(): boolean {
-  const heading = document.querySelector<HTMLElement>(`#${MAIN_ID} h1`);
+  const heading = screenHeading();
   if (!heading) return false;
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });

@@ -95,7 +95,7 @@ export function configRouter(ctx: AppContext): Router {
       type: 'export',
       userId: actorOf(req).user.id,
       resource: 'template',
-      message: `Templates checked: ${result.ok} ok, ${result.failed} with errors`,
+      message: `Templates checked: ${result.ok} ok, ${result.failures.length} with errors`,
     });
     const archive = archiver('zip', { zlib: { level: 6 } });
     const chunks: Buffer[] = [];
@@ -110,12 +110,13 @@ export function configRouter(ctx: AppContext): Router {
     const zip = Buffer.concat(chunks);
     // What the check found, said on the screen beside the zip (a green "downloaded" hid two broken templates): the
     // templates that do not render, by name, and in words.
+    const { ok, failures } = result;
     const said =
-      result.failed === 0
-        ? `All ${result.ok} templates render with their sample data`
-        : `${result.failed} of ${result.ok + result.failed} templates do not render: ${result.failures.map((f) => `${f.displayname} (${f.reason})`).join('; ')}`;
+      failures.length === 0
+        ? `All ${ok} templates render with their sample data`
+        : `${failures.length} of ${ok + failures.length} templates do not render: ${failures.map((f) => `${f.displayname} (${f.reason})`).join('; ')}`;
     res.setHeader(FILE_MESSAGE_HEADER, encodeURIComponent(said));
-    res.setHeader(TEMPLATES_FAILED_HEADER, result.failures.map((f) => f.internalname).join(','));
+    res.setHeader(TEMPLATES_FAILED_HEADER, failures.map((f) => f.internalname).join(','));
     sendFile(res, { filename: 'templates-check.zip', mimeType: 'application/zip', content: zip });
   });
 

@@ -68,9 +68,10 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
     },
   });
   // What the action would do, asked of the server while its confirm is open (Export Payments: how many, how much).
+  const covered = exportBody(overview);
   const summary = useQuery({
-    queryKey: ['action-summary', action.summaryPath, exportBody(overview)],
-    queryFn: () => api.post<{ message: string }>(action.summaryPath!, exportBody(overview)),
+    queryKey: ['action-summary', action.summaryPath, covered],
+    queryFn: () => api.post<{ message: string }>(action.summaryPath!, covered),
     enabled: asking && action.summaryPath !== undefined,
     staleTime: 0,
     gcTime: 0,
