@@ -11,7 +11,7 @@
 // Stop `pnpm start` first: one server per data directory.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,7 +213,8 @@ async function startServer(extraEnv: Record<string, string>): Promise<{ child: C
   const child = spawn(process.execPath, [serverJs], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...extraEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The server's log (default level) only where BENCH_SERVER_LOG names a file: writing it costs the server time.
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'a') : 'ignore', 'inherit'],
   });
   toStop.push(() => stopServer(child));
   let exited = false;
@@ -236,6 +237,26 @@ async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * `fetch`, tried once more when the socket it was given had been closed by the server before any answer came:
+ * fetch keeps the connections of the start-up's readiness checks, and a bench busy replaying SQL may hand one out
+ * after the server's keep-alive time ended it ("other side closed", seen once in stop 36). An answer broken off
+ * once begun is a failure, not retried.
+ */
+function fetchAnswer(url: string, init?: RequestInit): Promise<Response> {
+  const closed = (e: unknown) => ((e as Error).cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
+  return fetch(url, init).catch((e: unknown) => (closed(e) ? fetch(url, init) : Promise.reject(e)));
+}
+
+/** A request's failure names the request (a socket closed says nothing of which one). */
+async function named<T>(what: string, done: Promise<T>): Promise<T> {
+  try {
+    return await done;
+  } catch (e) {
+    throw new Error(`${what} failed: ${(e as Error).message}${(e as Error).cause ? ` (${String((e as Error).cause)})` : ''}`);
+  }
 }
 
 /** Resident set of a process, current and peak (kB → MB), from /proc. */
@@ -424,8 +445,8 @@ for (const [label, url, deep] of [
   ['credit notes', '/invoices?creditnote=true&sort=number|asc', deepPage(sizes.credit_notes)],
 ] as const) {
   const join = url.includes('?') ? '&' : '?';
-  const res = await fetch(`${base}${API}${url}${join}page=${deep - 1}`, { headers: { authorization } });
-  const { next } = ((await res.json()) as { links: { next?: string } }).links;
+  const page = fetchAnswer(`${base}${API}${url}${join}page=${deep - 1}`, { headers: { authorization } }).then((res) => res.json() as Promise<{ links: { next?: string } }>);
+  const { next } = (await named(`GET ${url} page ${deep - 1}`, page)).links;
   // A list whose sort column may be empty has no keyset (decision 017): pages by number only.
   const byNumber = `by its number (skips ${((deep - 1) * 50).toLocaleString('en')} rows)${next ? '' : ', no keyset for this sort'}`;
   const pages: [string, string, string][] = [
@@ -616,12 +637,15 @@ async function download(apiPath: string, body: object = {}): Promise<{ seconds: 
   let peak = memoryOf(pid).rss;
   const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid).rss)), 50);
   const started = performance.now();
-  const res = await fetch(`${base}${API}${apiPath}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  let bytes = 0;
-  for await (const chunk of res.body ?? []) bytes += (chunk as Uint8Array).length;
+  const bytes = await named(`POST ${apiPath}`, (async () => {
+    const res = await fetchAnswer(`${base}${API}${apiPath}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status !== 200) failures.push(`POST ${apiPath} answered ${res.status}`);
+    let read = 0;
+    for await (const chunk of res.body ?? []) read += (chunk as Uint8Array).length;
+    return read;
+  })());
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  if (res.status !== 200) failures.push(`POST ${apiPath} answered ${res.status}`);
   return { seconds, bytes, peak: Math.max(peak, memoryOf(pid).rss) };
 }
 

@@ -84,6 +84,7 @@ export const ScholarshipPaymentFilterSchema = z.object({
   contract_id: wholeNumber('contract_id').optional(),
   planned_before: isoDate('planned_before').optional(),
   exported_after: isoDate('exported_after').optional(),
+  export_id: wholeNumber('export_id').optional(),
   ready_for_export: flag('ready_for_export'),
   scholarship_payment_type_id: wholeNumber('scholarship_payment_type_id').optional(),
   amount: z
@@ -134,6 +135,12 @@ const resetExport = defineAction({
   confirm:
     'Reset the export of this payment? Only when the bank did not carry it out: it goes into the next export again, and if the bank paid the earlier file too, the payee is paid twice.',
   offeredWhen: (row) => (isExported(row) ? null : 'This payment has not been exported'),
+  // A file the bank refused as a whole: the numbered view filtered by its export, every row selected, reset at once.
+  batch: {
+    label: 'Reset Export',
+    confirm:
+      'Reset the export of the selected payments? Only when the bank did not carry them out: they go into the next export again, and a payee the bank paid from the earlier file is paid twice.',
+  },
   failureText: 'resetting export',
 });
 

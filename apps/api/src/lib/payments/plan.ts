@@ -16,8 +16,9 @@ import {
   whyContractStopped,
   type FieldChanges,
 } from '@app/contracts';
-import { contracts, invoices, milestones, scholarshipPayments, studentFees, students, universities, type Tx } from '@app/db';
+import { contracts, invoices, milestones, scholarshipPayments, studentFees, universities, type Tx } from '@app/db';
 import { bankDataProblem } from './bank-data.js';
+import { accountOf, paymentDetails } from './details.js';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
 import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
 import { countLeftAlone, type RepriceOutcome, type ValueChange } from '../invoicing/plan.js';
@@ -107,40 +108,19 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
     contract.check_universityfee_payment && feeInvoices.length === 0 ? ' University fees are left to be made by hand: the contract has no participation-fee invoice to link them to.' : '';
   if (inserted.length === 0) return { message: `Nothing to plan: every scholarship payment of this contract is planned already.${byHand}`, amount: 0 };
   const totalCents = inserted.reduce((sum, r) => sum + toCents(r.amount), 0);
-  const unpayable = await payeeProblems(tx, contract.student_id, inserted);
+  const unpayable = await payeeProblems(tx, inserted);
   const warning = unpayable.length > 0 ? ` Not payable yet: ${unpayable.join('; ')}. Schedule Payments refuses these payments until the bank data is fixed.` : '';
   return { message: `Planned ${inserted.length} scholarship payment(s) over ${formatMoney(fromCents(totalCents))}.${byHand}${warning}`, amount: totalCents / 100 };
 }
 
 /**
- * Why the payees of newly planned payments cannot be paid yet (decision 054): the student's bank data for the
- * student's payments, each university's for its fees. Planning goes on; staff learn it now, not at scheduling.
+ * Why the payees of newly planned payments cannot be paid yet (decision 054): the bank data Schedule Payments will
+ * check, read as it reads it (`paymentDetails`), each problem once. Planning goes on; staff learn it now, not at
+ * scheduling.
  */
-async function payeeProblems(tx: Tx, studentId: number, planned: readonly { type: number; university_id: number | null }[]): Promise<string[]> {
-  const problems: string[] = [];
-  if (planned.some((p) => p.type !== SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE)) {
-    const [s] = await tx
-      .select({ first: students.first_name, last: students.last_name, holderFirst: students.payment_holder_first_name, holderLast: students.payment_holder_last_name, iban: students.payment_bank_iban, bic: students.payment_bank_swift })
-      .from(students)
-      .where(eq(students.id, studentId));
-    if (s) {
-      const holder = [s.holderFirst, s.holderLast].map((x) => x?.trim()).filter(Boolean).join(' ');
-      const problem = bankDataProblem({ name: `${s.first} ${s.last}`, ...(holder ? { holder } : {}), iban: s.iban, bic: s.bic });
-      if (problem) problems.push(problem);
-    }
-  }
-  const universityIds = [...new Set(planned.filter((p) => p.type === SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE && p.university_id !== null).map((p) => p.university_id!))];
-  if (universityIds.length > 0) {
-    const unis = await tx
-      .select({ name: universities.name, holder: universities.payment_holder_name, iban: universities.payment_holder_iban, bic: universities.payment_holder_swift })
-      .from(universities)
-      .where(inArray(universities.id, universityIds));
-    for (const u of unis) {
-      const problem = bankDataProblem({ name: u.name, holder: u.holder?.trim() || u.name, iban: u.iban, bic: u.bic });
-      if (problem) problems.push(problem);
-    }
-  }
-  return problems;
+async function payeeProblems(tx: Tx, planned: readonly { id: number }[]): Promise<string[]> {
+  const details = await paymentDetails(tx, inArray(scholarshipPayments.id, planned.map((p) => p.id)));
+  return [...new Set(details.map((d) => bankDataProblem(accountOf(d))).filter((p): p is string => p !== null))];
 }
 
 /** Where planned scholarship payments come from (decision 038; a university's payment amount: decision 043). */

@@ -22,15 +22,12 @@ import {
 } from '@app/contracts';
 import {
   contracts,
-  countries,
   invoices,
   scholarships,
   scholarshipPaymentExports,
   scholarshipPayments,
   scholarshipPaymentTypes,
-  students,
   universities,
-  type DbOrTx,
   type Tx,
 } from '@app/db';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
@@ -43,7 +40,8 @@ import { recordEvent, recordEvents } from '../../lib/events/record.js';
 import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
 import { nextNumber } from '../../lib/numbering.js';
-import { bankDataProblem, type Payee } from '../../lib/payments/bank-data.js';
+import { bankDataProblem } from '../../lib/payments/bank-data.js';
+import { accountOf, paymentDetails, type PaymentDetail } from '../../lib/payments/details.js';
 import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
@@ -74,81 +72,6 @@ const plainFields = [
   'id', 'number', 'contract_id', 'scholarship_payment_type_id', 'period', 'description', 'planned_date', 'payment_date', 'comments', 'university_id',
   'linked_invoice_id', 'exported_timestamp', 'exported_userid', 'payment_allowed', 'creation_timestamp', 'edit_timestamp',
 ] as const;
-
-/** The bank data a payment's messages name: a university fee's university, else the student whose record holds it. */
-const accountOf = (r: { university_fee: boolean; payee_name: string; student_name: string; payee_iban: string | null; payee_bic: string | null }): Payee => ({
-  name: r.university_fee ? r.payee_name : r.student_name,
-  holder: r.payee_name,
-  iban: r.payee_iban,
-  bic: r.payee_bic,
-});
-
-/**
- * The payee of each payment and what the bank file and sheets show of it, read in one query (decision 034). A
- * student's payment goes to the account holder the student named (the payment holder fields), else to the
- * student: the bank file names the holder of the account, with the holder's address. A university fee goes to the
- * university's payment holder (its name when no holder is named).
- */
-async function paymentDetails(db: DbOrTx, where: SQL) {
-  const isUniversity = sql`${sp.scholarship_payment_type_id} = ${SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE}`;
-  const s = students;
-  const holderNamed = sql`coalesce(nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), '')) is not null`;
-  const payee = <T>(university: SQL | AnyPgColumn, holder: SQL | AnyPgColumn, student: SQL | AnyPgColumn) =>
-    sql<T>`case when ${isUniversity} then ${university} when ${holderNamed} then ${holder} else ${student} end`;
-  // A holder who is the student (the student's own name typed as holder, decision 052) and gave no address of
-  // their own is paid at the student's address: the transfer carries an address whenever one is known.
-  const holderIsStudentWithoutAddress = sql`lower(concat_ws(' ', nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), ''))) = lower(trim(${s.first_name}) || ' ' || trim(${s.last_name}))
-    and nullif(trim(${s.payment_holder_address}), '') is null and nullif(trim(${s.payment_holder_zip_city}), '') is null`;
-  const payeeAddress = <T>(university: SQL | AnyPgColumn, holder: SQL | AnyPgColumn, student: SQL | AnyPgColumn) =>
-    sql<T>`case when ${isUniversity} then ${university} when ${holderNamed} and not (${holderIsStudentWithoutAddress}) then ${holder} else ${student} end`;
-  return db
-    .select({
-      id: sp.id,
-      number: sp.number,
-      amount: sql<string>`${sp.amount}::text`,
-      payment_date: sp.payment_date,
-      planned_date: sp.planned_date,
-      period: sp.period,
-      description: sp.description,
-      type: scholarshipPaymentTypes.name,
-      contract: contracts.application_number,
-      contract_id: sp.contract_id,
-      student_id: contracts.student_id,
-      contract_active: contracts.active,
-      contract_status_id: contracts.contract_status_id,
-      contract_status_date: contracts.contract_status_date,
-      contract_start: contracts.start_date,
-      contract_end: contracts.end_date,
-      contract_universities: sql<number[]>`array_remove(array[${contracts.y1_university_id}, ${contracts.y2_university_id}], null)`,
-      scholarship_payment_type_id: sp.scholarship_payment_type_id,
-      university_id: sp.university_id,
-      student_name: sql<string>`${s.first_name} || ' ' || ${s.last_name}`,
-      university: universities.shortname,
-      linked_invoice_number: sql<string | null>`(select li.number from ${invoices} li where li.id = ${sp.linked_invoice_id})`,
-      exported_timestamp: sp.exported_timestamp,
-      university_fee: sql<boolean>`${isUniversity}`,
-      payee_name: payee<string>(
-        sql`coalesce(nullif(trim(${universities.payment_holder_name}), ''), ${universities.name})`,
-        sql`concat_ws(' ', nullif(trim(${s.payment_holder_first_name}), ''), nullif(trim(${s.payment_holder_last_name}), ''))`,
-        sql`${s.first_name} || ' ' || ${s.last_name}`,
-      ),
-      payee_iban: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_iban} else ${s.payment_bank_iban} end`,
-      payee_bic: sql<string | null>`case when ${isUniversity} then ${universities.payment_holder_swift} else ${s.payment_bank_swift} end`,
-      payee_street: payeeAddress<string | null>(universities.payment_holder_address, s.payment_holder_address, s.address),
-      payee_zip_city: payeeAddress<string | null>(sql`null`, s.payment_holder_zip_city, sql`concat_ws(' ', ${s.zip}, ${s.city})`),
-      payee_country: sql<string | null>`(select c.cntry_code from ${countries} c where c.id = ${payeeAddress(sql`null::int`, s.payment_holder_cntry_id, s.cntry_id)})`,
-      // The reference the payee asked to see on each transfer: the university's for its student, else the account's.
-      reference: sql<string | null>`nullif(trim(case when ${isUniversity} then ${s.university_payment_reference} else ${s.payment_bank_reference} end), '')`,
-    })
-    .from(sp)
-    .innerJoin(contracts, eq(contracts.id, sp.contract_id))
-    .innerJoin(s, eq(s.id, contracts.student_id))
-    .innerJoin(scholarshipPaymentTypes, eq(scholarshipPaymentTypes.id, sp.scholarship_payment_type_id))
-    .leftJoin(universities, eq(universities.id, sp.university_id))
-    .where(where)
-    .orderBy(asc(sp.number), asc(sp.planned_date), asc(sp.id));
-}
-type PaymentDetail = Awaited<ReturnType<typeof paymentDetails>>[number];
 
 /**
  * Why a payment cannot be paid out now because of its contract, or null: the contract stopped (decision 035), or
@@ -273,7 +196,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     alwaysNullWhen: { number: planned, exported_timestamp: planned, payment_date: planned },
     // Nor is one exported, ready for export (numbered by its definition) or paid on a date: the planned view finds
     // none. Walked, the planned payments of a payment date read every contract by name for none (0.6 s).
-    emptyWhen: (f) => planned(f) && (f.exported === 'true' || f.exported_after !== undefined || f.ready_for_export === 'true' || f.payment_date !== undefined),
+    emptyWhen: (f) => planned(f) && (f.exported === 'true' || f.exported_after !== undefined || f.export_id !== undefined || f.ready_for_export === 'true' || f.payment_date !== undefined),
     // Number, period, or the contract's application number or student's name (lib/search.ts, as invoices).
     search: (term) => or(ownTextMatches(term), contractFound(sp.contract_id, term)),
     // A text too short for the trigram indexes in parts, each walked in the view's order when it finds many rows
@@ -286,6 +209,8 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       contract_id: (v) => eq(sp.contract_id, Number(v)),
       planned_before: (v) => sql`${sp.planned_date} < ${String(v)}`,
       exported_after: (v) => sql`${sp.exported_timestamp} >= (${String(v)}::date + 1)::timestamp at time zone ${tz}`,
+      // The payments an export's file holds and that were not reset since (scholarship_payments_export_idx).
+      export_id: (v) => eq(sp.export_id, Number(v)),
       ready_for_export: (v) => (v === 'true' ? readyForExport : sql`not (${readyForExport})`),
       scholarship_payment_type_id: (v) => eq(sp.scholarship_payment_type_id, Number(v)),
       amount: (v) => sql`${sp.amount} = ${String(v)}::numeric`,

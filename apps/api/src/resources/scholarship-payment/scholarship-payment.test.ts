@@ -216,13 +216,32 @@ describe('scholarship payments: planning (issue 15 point 2)', () => {
     ] as const) {
       const payee = await createStudent(t.db, { first_name: 'Fatima', last_name: `Payee ${problem.length}`, ...bankData });
       const c = await createContract(t.db, { student_id: payee.id, intake: 2077, start_date: '2077-09-01', end_date: '2078-08-31', check_universityfee_payment: false });
-      await t.db.insert(milestones).values({ intake: 2077, scholarship_id: 1, year: 1, milestone_date: '2077-10-01', milestone_amount: '100.00' }).onConflictDoNothing();
+      if (bankData.payment_bank_iban === null) {
+        await t.db.insert(milestones).values([
+          { intake: 2077, scholarship_id: 1, year: 1, milestone_date: '2077-10-01', milestone_amount: '100.00' },
+          { intake: 2077, scholarship_id: 1, year: 1, milestone_date: '2078-03-01', milestone_amount: '150.00' },
+        ]);
+      }
       const res = await api('post', `/contracts/${c.id}/plan_scholarship_payments`).send({});
       expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.message).toMatch(/^Planned 2 scholarship payment\(s\) over /);
       expect(res.body.message).toMatch(new RegExp(`^Planned \\d+ scholarship payment\\(s\\) over .*\\. Not payable yet: .*Fatima Payee \\d+ ${problem.replace(/[()]/g, '\\$&')}.*\\. Schedule Payments refuses these payments until the bank data is fixed\\.$`));
+      // Two payments to one payee: the problem is told once.
+      expect(res.body.message.split(problem)).toHaveLength(2);
     }
     const paid = await createContract(t.db, { student_id: student.id, intake: 2077, start_date: '2077-09-01', end_date: '2078-08-31', check_universityfee_payment: false });
     expect((await api('post', `/contracts/${paid.id}/plan_scholarship_payments`).send({})).body.message).not.toMatch(/Not payable/);
+
+    // A university fee is checked against the university's bank data, named as the bank file names the payee.
+    const [uni] = await t.db
+      .insert(universities)
+      .values({ name: 'Universidad sin Cuenta', shortname: 'USC', payment_holder_name: 'Tesorería USC', payment_holder_iban: '', payment_holder_swift: '', payment_holder_address: 'Calle 1', payment_bank_address: 'Bank', payment_amount: '500' })
+      .returning();
+    const fee = await createContract(t.db, { student_id: student.id, intake: 2077, start_date: '2077-09-01', end_date: '2078-08-31', y1_university_id: uni!.id, check_universityfee_payment: true });
+    await feeInvoice(fee.id, { planned_date: '2077-09-01' });
+    const res = await api('post', `/contracts/${fee.id}/plan_scholarship_payments`).send({});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toMatch(/ Not payable yet: Tesorería USC has no IBAN\. Schedule Payments refuses/);
   });
 
   it('makes no university fee row without a participation-fee invoice to link: it is left to be made by hand', async () => {
@@ -415,6 +434,37 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     expect((await api('post', `/scholarship_payments/${id}/reset_export`).send({})).status).toBe(200);
     const unexported = await planned();
     expect((await api('post', `/scholarship_payments/${unexported.id}/reset_export`).send({})).body.message).toMatch(/not been exported/);
+  });
+
+  it('resets a whole export the bank refused: the numbered view filtered by its export, then the batch Reset Export', async () => {
+    const ids = await exportable(3);
+    const [kept, unexported] = await exportable(2);
+    const first = await download('/scholarship_payments/export_payments', { ids });
+    expect(first.status).toBe(200);
+    const exportId = Number(first.headers['x-export-id']);
+    expect((await download('/scholarship_payments/export_payments', { ids: [kept] })).status).toBe(200);
+    const inExport = async () =>
+      ((await api('get', `/scholarship_payments?numbered=true&export_id=${exportId}&per_page=50`, reader.token)).body.data as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
+    expect(await inExport()).toEqual([...ids].sort((a, b) => a - b));
+    // The planned view holds no exported payment: the filter finds none there.
+    expect((await api('get', `/scholarship_payments?planned=true&export_id=${exportId}`, reader.token)).body.data).toEqual([]);
+    expect((await api('get', '/scholarship_payments?export_id=x', reader.token)).body.errors).toHaveProperty('export_id');
+
+    expect((await api('post', '/scholarship_payments/batch/reset_export', reader.token).send({ ids })).status).toBe(403);
+    const started = await api('post', '/scholarship_payments/batch/reset_export').send({ ids: [...ids, unexported] });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const run = await waitForRun(t, user.token, started.body.run_id);
+    expect(run.rows.filter((r) => r.ok).map((r) => r.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    expect(run.rows.find((r) => r.id === unexported)?.message).toMatch(/not been exported/);
+    expect(await inExport()).toEqual([]);
+    // The other export keeps its payment.
+    const [other] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, kept!));
+    expect(other!.exported_timestamp).not.toBeNull();
+    const rows = await t.db.select().from(scholarshipPayments).where(inArray(scholarshipPayments.id, ids));
+    expect(rows.map((r) => [r.exported_timestamp, r.export_id])).toEqual(ids.map(() => [null, null]));
+    // Each goes into the next export again.
+    const again = await download('/scholarship_payments/export_payments', { ids });
+    expect((await readSheet(again.body)).slice(1)).toHaveLength(3);
   });
 
   it('writes the SEPA file for names and texts outside the SEPA set, valid against the XSD', async () => {

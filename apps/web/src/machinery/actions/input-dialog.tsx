@@ -34,6 +34,12 @@ export interface InputDialogProps {
   onClose: () => void;
 }
 
+/**
+ * Kinds whose calendar opens as they get focus: focused as the dialog opens, it would cover the dialog's buttons
+ * (most such fields may stay empty: "Empty: today"). A dialog that starts with one keeps Mantine's first focus.
+ */
+const CALENDAR_KINDS: ReadonlySet<string> = new Set(['date', 'dateRange', 'timestamp']);
+
 const filled = (wire: Record<string, unknown>) => Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== null && v !== undefined));
 
 /**
@@ -102,9 +108,10 @@ export function InputDialog(props: InputDialogProps) {
           {props.text && <Text size="sm">{props.text}</Text>}
           {fields.length > 0 && (
             <SimpleGrid cols={{ base: 1, sm: fields.length > 2 ? 2 : 1 }} spacing="md" verticalSpacing="sm">
-              {fields.map((def) => (
+              {fields.map((def, index) => (
                 <Field
                   key={def.name}
+                  autoFocus={index === 0 && !CALENDAR_KINDS.has(def.kind)}
                   def={fieldFor(def, record, { ...record, ...form.values })}
                   value={form.values[def.name]}
                   onChange={(v) => setValue(def.name, v)}

@@ -232,6 +232,23 @@ describe("an action's input dialog", () => {
     expect(within(dialog).queryByTitle('Clear On')).not.toBeInTheDocument();
   });
 
+  it('opens a dialog with its first field focused, ready to type, unless its calendar would open over the buttons', async () => {
+    const { user } = renderGadget('/gadget/planned/1');
+    (await screen.findByRole('button', { name: 'Rename' })).focus();
+    await user.keyboard('{Enter}');
+    const rename = await screen.findByRole('dialog', { name: 'Rename' });
+    await waitFor(() => expect(document.activeElement).toBe(within(rename).getByLabelText(/^New name/)));
+    await user.keyboard('Cog');
+    expect(within(rename).getByLabelText(/^New name/)).toHaveValue('Cog');
+    await user.click(within(rename).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // A date first: no calendar as the dialog opens, and no focus on its date.
+    await user.click(await screen.findByRole('button', { name: 'Schedule' }));
+    const schedule = await screen.findByRole('dialog', { name: 'Schedule' });
+    await waitFor(() => expect(schedule).toContainElement(document.activeElement as HTMLElement));
+    expect(document.activeElement).not.toBe(within(schedule).getByLabelText(/^On/));
+  });
+
   it('says a mistyped date is no date when the field is left, naming what was typed, and sends nothing', async () => {
     const { user, api } = renderGadget('/gadget/planned/1');
     await user.click(await screen.findByRole('button', { name: 'Schedule' }));

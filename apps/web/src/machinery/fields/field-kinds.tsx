@@ -29,8 +29,9 @@ export interface FieldKindSpec {
 const skipTab = (readOnly: boolean) => (readOnly ? -1 : undefined);
 
 /** What every input shares: label, asterisk for required fields, the error below, read-only look. */
-function inputProps({ def, error, required, readOnly }: FieldInputProps) {
+function inputProps({ def, error, required, readOnly, autoFocus }: FieldInputProps) {
   return {
+    'data-autofocus': autoFocus || undefined,
     label: def.label,
     description: def.description,
     placeholder: readOnly ? undefined : def.placeholder,

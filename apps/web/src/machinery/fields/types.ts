@@ -109,6 +109,8 @@ export interface FieldInputProps {
   error?: string | undefined;
   required: boolean;
   readOnly: boolean;
+  /** The field a dialog focuses when it opens (Mantine's focus trap takes `data-autofocus`), not its close button. */
+  autoFocus?: boolean;
 }
 
 type RowKeys<D extends AnyResource> = Extract<keyof z.infer<D['schema']> | keyof z.input<D['createSchema']>, string>;

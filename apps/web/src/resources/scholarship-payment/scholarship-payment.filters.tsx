@@ -6,6 +6,7 @@ export const scholarshipPaymentFilters = defineFilters(scholarshipPaymentResourc
   { name: 'contract_id', label: 'Contract', kind: 'select', choices: 'contracts' },
   { name: 'planned_before', label: 'Planned before', kind: 'date' },
   { name: 'exported_after', label: 'Exported after', kind: 'date' },
+  { name: 'export_id', label: 'Export', kind: 'select', choices: 'scholarship_payment_exports' },
   { name: 'ready_for_export', label: 'Ready for export', kind: 'boolean', allowEmpty: true },
   { name: 'scholarship_payment_type_id', label: 'Payment Type', kind: 'select', choices: 'scholarship_payment_types' },
   { name: 'amount', label: 'Amount', kind: 'text' },
