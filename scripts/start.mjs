@@ -20,13 +20,14 @@ const server = spawn(process.execPath, ['--enable-source-maps', 'apps/api/dist/s
   env: process.env,
 });
 
-// Ctrl-C reaches the server through the terminal's process group; SIGTERM sent to us alone is passed on.
+// Ctrl-C reaches the server through the terminal's process group; SIGTERM sent to us alone is passed on. pnpm
+// passes its own SIGTERM on to us: the script `exec`s node, as a shell in between would not pass it on.
 // Either way we wait for the server to stop PostgreSQL and exit.
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => server.kill('SIGTERM'));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 
-// pnpm does not pass SIGTERM on to its script: when pnpm itself is stopped, stop the server too.
+// pnpm itself killed outright (SIGKILL: nothing is passed on): stop the server too.
 const parent = process.ppid;
 const watch = setInterval(() => {
   try {

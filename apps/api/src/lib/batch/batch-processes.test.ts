@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -8,6 +10,7 @@ import { createContract, userWithToken } from '../../test/factories.js';
 
 const t = await setupTestApp();
 const apiDir = fileURLToPath(new URL('../../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../..', import.meta.url));
 const children = new Set<ChildProcess>();
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
@@ -85,6 +88,46 @@ async function expectEachDoneOnce(ids: number[]) {
   const unsent = await t.db.select({ id: contracts.id }).from(contracts).where(and(inArray(contracts.id, ids), sql`${contracts.contract_sent_date} is null`));
   expect(unsent).toEqual([]);
 }
+
+/** The processes (pids) whose environment holds `marker`: a process started with it, and its children. */
+function processesMarked(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+describe('`pnpm worker` under a process manager', () => {
+  it('stops its job workers cleanly when pnpm itself gets SIGTERM, leaving no process behind (the shell of a script did not pass it on)', async () => {
+    const marker = `PNPM_WORKER_TEST=${randomUUID()}`;
+    const child = spawn('pnpm', ['worker'], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.databaseUrl, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', PNPM_WORKER_TEST: marker.split('=')[1] },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let out = '';
+    child.stdout!.on('data', (d) => (out += String(d)));
+    child.stderr!.on('data', (d) => (out += String(d)));
+    await until(async () => out.includes('Job workers are running'), 60_000, `the worker to start:\n${out}`);
+    expect(processesMarked(marker).length).toBeGreaterThan(1);
+
+    try {
+      child.kill('SIGTERM');
+      await until(async () => processesMarked(marker).length === 0, 20_000, 'every process of `pnpm worker` to end');
+      // The worker itself was told, and stopped its workers: not left running, nor killed outright.
+      expect(out).toContain('stopping the job workers');
+    } finally {
+      for (const pid of processesMarked(marker)) process.kill(pid, 'SIGKILL');
+    }
+  }, 90_000);
+});
 
 describe('batch runs across processes', () => {
   it('survive killing the worker process mid-run: a new process finishes the run and no row is done twice', async () => {
