@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { columnTexts, contractData, contractReferences, countryId, createRecord, login, studentData, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
+import { apiToken, chooseOption, columnTexts, contractData, contractReferences, countryId, createRecord, login, studentData, uniqueSuffix, VALID_BIC, VALID_IBAN } from './helpers.js';
 
 /**
  * A student with bank data, a contract of intake 2039 (running 2039–2041: an allowance is paid only within the
@@ -32,7 +32,7 @@ async function openView(page: Page, path: string, suffix: string, count: number)
 
 const cents = (texts: string[]) => texts.reduce((s, t) => s + Number(t.replace(/[€\s.]/g, '').replace(',', '.')) * 100, 0);
 
-test('Schedule Payments from the planned view with a preview, export from the numbered view: Payments.xlsx arrives and reads back; the scholarship overview shows the same sums', async ({
+test('Schedule Payments from the planned view with a preview, export from the numbered view: Payments.xlsx arrives and reads back; the scholarship overview shows the same sums; the file refused, its payments are reset at once', async ({
   page,
   request,
 }) => {
@@ -84,4 +84,28 @@ test('Schedule Payments from the planned view with a preview, export from the nu
   await expect(page.getByRole('heading', { name: 'Numbered Scholarship Payments' })).toBeVisible();
   await expect(page.getByText('1-2 of 2')).toBeVisible();
   expect(cents(await columnTexts(page, 6))).toBe(275035);
+
+  // The bank refused the file: its payments, found by the Export filter, are reset at once (decision 056).
+  const token = await apiToken(request);
+  const exports = (await (await request.get('/api/v1.0/scholarship_payment_exports/choice', { headers: { Authorization: `Bearer ${token}` } })).json()) as { name: string }[];
+  const ours = exports.find((e) => e.name.includes('· 3 payment(s) · € 3.050,35'))!.name;
+  await openView(page, '/scholarshippayments/numbered', suffix, 3);
+  await page.getByRole('checkbox', { name: 'Advanced' }).check();
+  const filter = page.getByRole('form', { name: 'Advanced filter' });
+  await chooseOption(page, filter.getByRole('combobox', { name: 'Export', exact: true }), ours);
+  await filter.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByText('1-3 of 3')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Select all rows on this page' }).check();
+  await page.getByRole('button', { name: 'Batch', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Reset Export' }).click();
+  const reset = page.getByRole('dialog', { name: 'Reset Export' });
+  await expect(reset).toContainText('Only when the bank did not carry them out');
+  await reset.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('dialog', { name: 'Reset Export' }).getByTestId('batch-status')).toHaveText(/^Finished: 3 of 3 done/);
+  await page.getByRole('dialog', { name: 'Reset Export' }).getByRole('button', { name: 'Done' }).click();
+  // No longer that export's: the filter finds none, and without it the three wait for the next export.
+  await expect(page.getByText('No Data Available')).toBeVisible();
+  await filter.getByRole('button', { name: 'Reset' }).click();
+  await expect(page.getByText('1-3 of 3')).toBeVisible();
+  expect(await columnTexts(page, 9)).toEqual(['', '', '']);
 });

@@ -105,17 +105,20 @@ function processesMarked(marker: string): number[] {
 
 describe('`pnpm worker` under a process manager', () => {
   it('stops its job workers cleanly when pnpm itself gets SIGTERM, leaving no process behind (the shell of a script did not pass it on)', async () => {
-    const marker = `PNPM_WORKER_TEST=${randomUUID()}`;
+    const mark = randomUUID();
+    const marker = `PNPM_WORKER_TEST=${mark}`;
     const child = spawn('pnpm', ['worker'], {
       cwd: repoRoot,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.databaseUrl, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', PNPM_WORKER_TEST: marker.split('=')[1] },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.databaseUrl, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', PNPM_WORKER_TEST: mark },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
     let out = '';
     child.stdout!.on('data', (d) => (out += String(d)));
     child.stderr!.on('data', (d) => (out += String(d)));
-    await until(async () => out.includes('Job workers are running'), 60_000, `the worker to start:\n${out}`);
+    await until(async () => out.includes('Job workers are running'), 60_000, 'the worker to start').catch((e: Error) => {
+      throw new Error(`${e.message}; it wrote:\n${out}`);
+    });
     expect(processesMarked(marker).length).toBeGreaterThan(1);
 
     try {

@@ -38,7 +38,7 @@ export interface InputDialogProps {
  * Kinds whose calendar opens as they get focus: focused as the dialog opens, it would cover the dialog's buttons
  * (most such fields may stay empty: "Empty: today"). A dialog that starts with one keeps Mantine's first focus.
  */
-const CALENDAR_KINDS: ReadonlySet<string> = new Set(['date', 'dateRange', 'timestamp']);
+const CALENDAR_KINDS: ReadonlySet<string> = new Set(['date', 'dateRange']);
 
 const filled = (wire: Record<string, unknown>) => Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== null && v !== undefined));
 

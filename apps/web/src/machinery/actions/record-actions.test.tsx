@@ -242,7 +242,7 @@ describe("an action's input dialog", () => {
     expect(within(rename).getByLabelText(/^New name/)).toHaveValue('Cog');
     await user.click(within(rename).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    // A date first: no calendar as the dialog opens, and no focus on its date.
+    // A date first: it is not focused, so its calendar does not open over the dialog's buttons.
     await user.click(await screen.findByRole('button', { name: 'Schedule' }));
     const schedule = await screen.findByRole('dialog', { name: 'Schedule' });
     await waitFor(() => expect(schedule).toContainElement(document.activeElement as HTMLElement));
