@@ -3,6 +3,7 @@ import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from 'zod';
 import { Field } from '../fields/field';
+import { fieldKinds } from '../fields/field-kinds';
 import { isRequiredSchema } from '../fields/required';
 import { emptiedByNarrowing, fieldFor, type FieldDef } from '../fields/types';
 import { kindError, toFormValue, toWireValue } from '../fields/values';
@@ -33,12 +34,6 @@ export interface InputDialogProps {
   onSubmit: (input: Record<string, unknown>) => void;
   onClose: () => void;
 }
-
-/**
- * Kinds whose calendar opens as they get focus: focused as the dialog opens, it would cover the dialog's buttons
- * (most such fields may stay empty: "Empty: today"). A dialog that starts with one keeps Mantine's first focus.
- */
-const CALENDAR_KINDS: ReadonlySet<string> = new Set(['date', 'dateRange']);
 
 const filled = (wire: Record<string, unknown>) => Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== null && v !== undefined));
 
@@ -111,7 +106,7 @@ export function InputDialog(props: InputDialogProps) {
               {fields.map((def, index) => (
                 <Field
                   key={def.name}
-                  autoFocus={index === 0 && !CALENDAR_KINDS.has(def.kind)}
+                  autoFocus={index === 0 && !fieldKinds[def.kind].opensOnFocus}
                   def={fieldFor(def, record, { ...record, ...form.values })}
                   value={form.values[def.name]}
                   onChange={(v) => setValue(def.name, v)}

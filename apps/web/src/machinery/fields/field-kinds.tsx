@@ -20,6 +20,11 @@ export interface FieldKindSpec {
   /** Remembered query parameters → the filter's wire value. */
   fromParams?: (params: Record<string, unknown>, def: FieldDef) => unknown;
   Input: ComponentType<FieldInputProps>;
+  /**
+   * Its input opens a calendar as it gets focus (Mantine's DateInput): a dialog does not focus it on opening, or
+   * the calendar would cover the dialog's buttons (most such fields may stay empty: "Empty: today").
+   */
+  opensOnFocus?: true;
 }
 
 /**
@@ -425,6 +430,7 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
     // What was typed and is no date (DateField keeps it as the value): refused with what it was.
     invalid: (form) => (typeof form === 'string' && form.trim() !== '' && wireDate(form) === null ? `"${form}" is not a date: enter it as ${DATE_FORMAT}` : undefined),
     Input: DateField,
+    opensOnFocus: true,
   },
   simpleDate: {
     toForm: (wire) => formatDate(wireDate(wire)),
@@ -464,6 +470,7 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
     },
     fromParams: (params, def) => [params[`${def.name}_from`] ?? null, params[`${def.name}_to`] ?? null],
     Input: DateRangeField,
+    opensOnFocus: true,
   },
   boolean: {
     toForm: toBoolean,
