@@ -108,7 +108,7 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     const { rows } = await client.query<{ content: Buffer }>(`select content from stored_files where filename = 'scan.pdf'`);
     await client.end();
     expect(rows[0]!.content.equals(bytes)).toBe(true);
-  }, 60_000);
+  });
 
   it('a database in use is replaced only when asked (--replace)', async () => {
     const client = new pg.Client({ connectionString: restored });
@@ -123,7 +123,7 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     expect(replaced.out).toContain('Restored');
     expect(replaced.code).toBe(0);
     expect(await fingerprint(restored)).toEqual(restoredPrint);
-  }, 60_000);
+  });
 
   it('a file cut short restores nothing', async () => {
     const whole = gunzipSync(await readFile(file)).toString();
@@ -138,7 +138,7 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from students');
     await client.end();
     expect(rows[0]!.n).toBe(0);
-  }, 60_000);
+  });
   it("a database that is not this app's is neither backed up nor restored into, and nothing is written to it", async () => {
     const other = await emptyDatabase();
     const client = new pg.Client({ connectionString: other });
@@ -156,7 +156,7 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     // Not migrated, not emptied: exactly as it was.
     expect(await fingerprint(other)).toEqual(before);
     await client.end();
-  }, 60_000);
+  });
 
   it('a restore empties only the tables the backup holds: a table of something else beside ours keeps its rows', async () => {
     const fresh = await emptyDatabase();
@@ -170,6 +170,6 @@ describe('pnpm db:backup and pnpm db:restore', () => {
     const { rows } = await client.query<{ n: number }>('select n from reports.kept');
     expect(rows).toEqual([{ n: 7 }]);
     await client.end();
-  }, 60_000);
+  });
 
 });

@@ -148,5 +148,5 @@ describe('a stalled or dead database', () => {
     app.kill('SIGTERM');
     await exited;
     expect(Date.now() - signalled).toBeLessThan(shutdownDeadlineMs(SHUTDOWN_GRACE_MS));
-  }, 60_000);
+  });
 });

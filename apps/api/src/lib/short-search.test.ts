@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { SEARCHED_CHOICE_LIMIT } from '@app/contracts';
 import { COLLECT_BELOW_ROWS, ESTIMATE_FROM_ROWS } from './crud/crud-service.js';
 import { setupTestApp } from '../test/app.js';
-import { createReferences, createStudent, userWithToken } from '../test/factories.js';
+import { createStudent, createStudentsWithContracts, userWithToken } from '../test/factories.js';
 
 /**
  * Quick-filter texts of one or two letters (decision 028): too short for the trigram indexes, they are found through
@@ -19,19 +19,14 @@ const LAST_NAMES = ['Bauer', 'Yilmaz', 'Kaya', 'Öztürk', 'Ærø', 'Nguyen', 'W
 
 beforeAll(async () => {
   ({ token } = await userWithToken(t.app, t.db, 'Reader'));
-  const { cntry_id } = await createStudent(t.db, { first_name: 'Hans', last_name: 'Aessler' });
-  const refs = await createReferences(t.db);
-  await t.db.execute(sql`
-    with s as (
-      insert into students (first_name, last_name, address, zip, city, cntry_id, birth_date, email_address)
-      select (array['Anna', 'Ömer', 'Dania', 'Lukas', 'Zoë'])[n % 5 + 1], (array[${sql.join(LAST_NAMES.map((name) => sql`${name}`), sql`, `)}])[n % 7 + 1],
-        'Street 1', '10115', 'Berlin', ${cntry_id}, '2000-01-31', 'short@example.org'
-      from generate_series(1, ${ROWS}) n
-      returning id)
-    insert into contracts (student_id, scholarship_id, program_id, intake, application_round, application_id, y1_university_id, start_date, end_date)
-    select id, 1, ${refs.program.id}, 2024, 1, 'SHORT-' || id, ${refs.university.id}, '2024-09-01', '2026-08-31' from s`);
-  await t.db.execute(sql`analyze students`);
-  await t.db.execute(sql`analyze contracts`);
+  await createStudent(t.db, { first_name: 'Hans', last_name: 'Aessler' });
+  await createStudentsWithContracts(t.db, {
+    count: ROWS,
+    firstName: sql`(array['Anna', 'Ömer', 'Dania', 'Lukas', 'Zoë'])[n % 5 + 1]`,
+    lastName: sql`(array[${sql.join(LAST_NAMES.map((name) => sql`${name}`), sql`, `)}])[n % 7 + 1]`,
+    email: 'short@example.org',
+    applicationPrefix: 'SHORT-',
+  });
 });
 
 const get = (path: string) => t.http().get(`/api/v1.0${path}`).set('Authorization', `Bearer ${token}`);
