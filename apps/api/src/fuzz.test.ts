@@ -11,7 +11,7 @@ import { createContract, createCountry, createStudent, createUser, loginToken, t
 /**
  * Every route of the OpenAPI document, as every role and as nobody, with hostile path ids, queries and bodies
  * (issue 10): never a 5xx, and the database unchanged after every 4xx. `FUZZ_RUNS` cases per route and caller:
- * 3 with a fixed seed in the ordinary suite (about 40 s); `pnpm fuzz` runs 50 with a new seed each time
+ * 3 with a fixed seed in the ordinary suite (about 30 s); `pnpm fuzz` runs 50 with a new seed each time
  * (`FUZZ_SEED=<seed>` replays a failure: fast-check prints the seed and the path of the failing case).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
