@@ -101,8 +101,8 @@ test('Schedule Payments from the planned view with a preview, export from the nu
   const reset = page.getByRole('dialog', { name: 'Reset Export' });
   await expect(reset).toContainText('Only when the bank did not carry them out');
   await reset.getByRole('button', { name: 'Run' }).click();
-  await expect(page.getByRole('dialog', { name: 'Reset Export' }).getByTestId('batch-status')).toHaveText(/^Finished: 3 of 3 done/);
-  await page.getByRole('dialog', { name: 'Reset Export' }).getByRole('button', { name: 'Done' }).click();
+  await expect(reset.getByTestId('batch-status')).toHaveText(/^Finished: 3 of 3 done/);
+  await reset.getByRole('button', { name: 'Done' }).click();
   // No longer that export's: the filter finds none, and without it the three wait for the next export.
   await expect(page.getByText('No Data Available')).toBeVisible();
   await filter.getByRole('button', { name: 'Reset' }).click();
