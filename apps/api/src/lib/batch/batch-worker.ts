@@ -92,8 +92,12 @@ type RunRecord = typeof batchRuns.$inferSelect;
  * created): a preview is worked by one job, in row order, so its later rows see what its earlier rows did. Dropped
  * when it finishes.
  */
-const previewMemories = new Map<number, Map<string, unknown>>();
-const previewMemoryOf = (runId: number) => previewMemories.get(runId) ?? previewMemories.set(runId, new Map()).get(runId)!;
+const previewMemories = new WeakMap<AppContext['db'], Map<number, Map<string, unknown>>>();
+/** The memory of a run's preview, by database: run ids are the database's (a test process serves several). */
+function previewMemoryOf(ctx: AppContext, runId: number): Map<string, unknown> {
+  const runs = previewMemories.get(ctx.db) ?? previewMemories.set(ctx.db, new Map()).get(ctx.db)!;
+  return runs.get(runId) ?? runs.set(runId, new Map()).get(runId)!;
+}
 
 /**
  * Takes the next pending row of a run and does it, in one transaction with its outcome: either the row's work
@@ -130,7 +134,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
                 actor,
                 version: row.version ?? undefined,
               });
-        const outcome = run.dry_run ? await withPreviewMemory(previewMemoryOf(run.id), doRow) : await doRow();
+        const outcome = run.dry_run ? await withPreviewMemory(previewMemoryOf(ctx, run.id), doRow) : await doRow();
         message = outcome.message ?? 'Done';
         amount = outcome.amount === undefined ? null : String(outcome.amount);
         group = outcome.group ?? null;
@@ -204,7 +208,7 @@ async function finishIfDone(ctx: AppContext, run: RunRecord, importing: boolean)
       )
       .returning({ id: batchRuns.id });
     if (!finished) return;
-    previewMemories.delete(run.id);
+    previewMemories.get(ctx.db)?.delete(run.id);
     const counts = await tx
       .select({ status: batchRunRows.status, n: sql<number>`count(*)::int` })
       .from(batchRunRows)

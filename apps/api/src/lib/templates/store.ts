@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { eq, sql } from 'drizzle-orm';
-import { AppError, type TemplateInfo } from '@app/contracts';
-import { templates, users, type DbOrTx } from '@app/db';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { AppError, EVENT_TYPE_IDS, type TemplateInfo } from '@app/contracts';
+import { logEvents, templates, users, type DbOrTx } from '@app/db';
 import type { Env } from '../../env.js';
 import { recordEvent } from '../events/record.js';
 import { plainData, TemplateError } from './engine.js';
@@ -122,19 +122,26 @@ export class TemplateRenderFailure extends AppError {
   }
 }
 
-/** A template's failure is logged at most once a minute: a batch of a thousand invoices fails a thousand times. */
-const FAILURE_LOG_WINDOW_MS = 60_000;
-const lastLogged = new Map<string, number>();
-
 /**
- * Writes a template's failure to the event log ("Template failed"), with what it was making and for whom. The
- * caller passes a handle whose work is kept: not the transaction the failure rolled back.
+ * Writes a template's failure to the event log ("Template failed"), with what it was making and for whom, at most
+ * once a minute per template: a batch of a thousand invoices fails a thousand times. The log itself says when it
+ * was last written, so the API's process and the workers' keep to the same minute. The caller passes a handle
+ * whose work is kept: not the transaction the failure rolled back.
  */
 export async function recordTemplateFailure(db: DbOrTx, failure: TemplateRenderFailure, userId: number | null, what: string): Promise<void> {
-  const now = Date.now();
-  const last = lastLogged.get(failure.definition.internalname);
-  if (last !== undefined && now - last < FAILURE_LOG_WINDOW_MS) return;
-  lastLogged.set(failure.definition.internalname, now);
+  const [recent] = await db
+    .select({ id: logEvents.id })
+    .from(logEvents)
+    .where(
+      and(
+        eq(logEvents.resource, 'template'),
+        eq(logEvents.record_id, failure.definition.id),
+        eq(logEvents.eventtype_id, EVENT_TYPE_IDS.templateFailed),
+        gt(logEvents.le_time, sql`now() - interval '1 minute'`),
+      ),
+    )
+    .limit(1);
+  if (recent) return;
   await recordEvent(db, {
     type: 'templateFailed',
     userId,

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { creditNoteCommand, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
 import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
+import { recordTemplateFailure, TemplateRenderFailure } from '../../lib/templates/store.js';
+import { templateDefinition } from '../../lib/templates/registry.js';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { pdfText } from '../../test/files.js';
@@ -476,5 +478,20 @@ describe('failures of create_pdf and send_email (issue 18 point 4)', () => {
     } finally {
       await t.db.delete(templates).where(inArray(templates.internalname, ['invoice_pdf', 'invoice_email']));
     }
+  });
+
+  it('a template failure is logged once a minute by what the log holds, whichever process logged it', async () => {
+    const definition = templateDefinition('refund_request_email')!;
+    const failure = new TemplateRenderFailure(definition, 'E-mail: refund: does not render');
+    const logged = async () => (await failuresLogged()).filter((e) => e.record_id === definition.id);
+    // Another process (a worker) logged it a moment ago: this one keeps to the same minute.
+    await t.db.insert(logEvents).values({ eventtype_id: EVENT_TYPE_IDS.templateFailed, le_message: 'logged by a worker', resource: 'template', record_id: definition.id });
+    await recordTemplateFailure(t.db, failure, null, 'sending a refund request');
+    expect((await logged()).map((e) => e.le_message)).toEqual(['logged by a worker']);
+    // A minute later it is logged again, once.
+    await t.db.update(logEvents).set({ le_time: sql`now() - interval '61 seconds'` }).where(and(eq(logEvents.resource, 'template'), eq(logEvents.record_id, definition.id)));
+    await recordTemplateFailure(t.db, failure, null, 'sending a refund request');
+    await recordTemplateFailure(t.db, failure, null, 'sending a refund request');
+    expect((await logged()).map((e) => e.le_message)).toEqual(['E-mail: refund: does not render — while sending a refund request', 'logged by a worker']);
   });
 });

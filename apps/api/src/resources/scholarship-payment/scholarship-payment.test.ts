@@ -19,12 +19,6 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../.
 const XSD = resolve(repoRoot, '../shared/schemas/pain.001.001.03.xsd');
 
 const t = await setupTestApp();
-// pg warns (once per process) when a query is queued on a client that is still running one: a transaction's
-// queries started together. pg 9 refuses it. Collected from the file's first test on.
-const queuedOnBusyClient: string[] = [];
-process.on('warning', (w) => {
-  if (w.message.includes('already executing a query')) queuedOnBusyClient.push(w.stack ?? w.message);
-});
 await startTestWorkers(t);
 const bank = { payment_bank_iban: 'DE89370400440532013000', payment_bank_swift: 'COBADEFFXXX' };
 const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski-Żółć', ...bank });
@@ -261,13 +255,6 @@ describe('scholarship payments: planning (issue 15 point 2)', () => {
     const run = await waitForRun(t, user.token, started.body.run_id);
     expect(run.rows[0]).toMatchObject({ ok: true, amount: 40 });
     expect(await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.contract_id, c.id))).toHaveLength(0);
-  });
-});
-
-describe('scholarship payments: planning runs its queries one after another', () => {
-  it('queued no query on a busy connection while planning above (pg 9 refuses it)', async () => {
-    await new Promise((r) => setImmediate(r));
-    expect(queuedOnBusyClient).toEqual([]);
   });
 });
 
