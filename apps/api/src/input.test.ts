@@ -139,6 +139,21 @@ describe('JSON bodies', () => {
     }
   });
 
+  it('names a value of the wrong type as such, and only a field left out as required', async () => {
+    const res = await post('/studentfees').send({ intake: '2031', scholarship_id: '1', administrationfee2_amount: '200.05' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({
+      intake: ['Intake must be a year'],
+      scholarship_id: ['Scholarship must be the number of a record'],
+      administrationfee2_amount: ['Admin Fee Y2 must be an amount'],
+    });
+    const missing = await post('/studentfees').send({ scholarship_id: null, administrationfee2_amount: 200.05 });
+    expect(missing.body.errors).toEqual({ intake: ['intake is required'], scholarship_id: ['scholarship_id is required'] });
+    const country = await createCountry(t.db);
+    const typed = await put(`/countries/${country.id}`, { id: country.id, cntry_name: 5 });
+    expect(typed.body.errors).toEqual({ cntry_name: ['Name must be text'] });
+  });
+
   it('caps text lengths from the column sizes', async () => {
     const country = await createCountry(t.db);
     const res = await put(`/countries/${country.id}`, { id: country.id, cntry_name: 'x'.repeat(100_000) });

@@ -14,7 +14,10 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
       for (const k of issue.keys) (out[k] ??= []).push(`${k} is not a known field`);
       continue;
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) message = `${key} is required`;
+    // A field left out or emptied (undefined, null) is "required"; a value of the wrong type keeps its schema's
+    // message ("Intake must be a year"). Without the input in its issues (`reportInput`), every wrong type read as
+    // left out.
+    if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) message = `${key} is required`;
     (out[key] ??= []).push(message);
   }
   return out;
@@ -22,7 +25,7 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
 
 /** Parses input with a zod schema or throws a 400 naming every bad field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = 'input'): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
   const fields = Object.keys(errors).filter((k) => k !== '_');

@@ -41,7 +41,7 @@ export const timestampSchema = z.string().nullable();
 
 /** A reference to another record, chosen from a list. */
 export const requiredRef = (label: string) =>
-  z.number({ error: `${label} is required` }).int(`${label} is required`).positive(`${label} is required`).max(INT4_MAX, `${label} is not known`);
+  z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be the number of a record`) }).int(`${label} is required`).positive(`${label} is required`).max(INT4_MAX, `${label} is not known`);
 
 export const MAX_MONEY = 9_999_999_999.99;
 

@@ -90,7 +90,9 @@ const editable = {
   comments: optionalText('Comments', 5000),
 };
 
-const endAfterStart = (c: { start_date?: string; end_date?: string }) => !c.start_date || !c.end_date || c.end_date >= c.start_date;
+/** A contract ends on or after its start: checked on the form, and by the service against the stored dates. */
+export const endAfterStart = (c: { start_date?: string; end_date?: string }) => !c.start_date || !c.end_date || c.end_date >= c.start_date;
+export const END_BEFORE_START = 'End date cannot be before the start date';
 
 /**
  * Defaults of a new contract (spec §4). The end date may be left out: it is then the start date + 2 years − 1
@@ -107,13 +109,13 @@ export const ContractCreateSchema = z
     check_universityfee_payment: editable.check_universityfee_payment.default(true),
     instalments: editable.instalments.default(false),
   })
-  .refine(endAfterStart, { message: 'End date cannot be before the start date', path: ['end_date'] });
+  .refine(endAfterStart, { message: END_BEFORE_START, path: ['end_date'] });
 
 export const ContractUpdateSchema = z
   .object(editable)
   .partial()
   .extend({ id: z.number().int().positive() })
-  .refine(endAfterStart, { message: 'End date cannot be before the start date', path: ['end_date'] });
+  .refine(endAfterStart, { message: END_BEFORE_START, path: ['end_date'] });
 
 const flag = (label: string) => z.enum(['true', 'false'], { error: `${label} must be true or false` }).optional();
 

@@ -1,11 +1,14 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
+  AppError,
   CONTRACT_INVOICE_FILTER_FIELDS,
   contractActions,
   contractEndDate,
   contractResource,
   contractStatusName,
+  END_BEFORE_START,
+  endAfterStart,
   formatDate,
   invoicePlanningActions,
   planScholarshipPayments,
@@ -106,7 +109,13 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
     hooks: {
       // The end date follows the start date unless it is given (spec §4), wherever the contract comes from.
       beforeCreate: (_tx, values) => withEndDate(values),
-      beforeUpdate: (_tx, changes) => withEndDate(changes),
+      beforeUpdate: (_tx, changes, current) => {
+        const stored = withEndDate(changes);
+        // An update sends only what changed: an end date alone is checked against the stored start.
+        const dates = { start_date: String(stored.start_date ?? current.start_date), end_date: String(stored.end_date ?? current.end_date) };
+        if (!endAfterStart(dates)) throw new AppError('BAD_REQUEST', 'Invalid input: end_date', { end_date: [END_BEFORE_START] });
+        return stored;
+      },
       // A student's first contract becomes their active one.
       afterChange: async (tx, change) => {
         if (change.op !== 'create') return;

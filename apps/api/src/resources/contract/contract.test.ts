@@ -81,6 +81,17 @@ describe('contracts: creation', () => {
     expect(res.body.errors.end_date).toEqual(['End date cannot be before the start date']);
   });
 
+  it('refuses an end date alone that falls before the stored start date, changing nothing', async () => {
+    const c = await createContract(t.db, { start_date: '2025-09-01', end_date: '2027-08-31' });
+    const seen = (await api('get', `/contracts/${c.id}`)).body.edit_timestamp as string;
+    const res = await api('put', `/contracts/${c.id}`).set('If-Match', seen).send({ id: c.id, end_date: '2025-08-31' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ end_date: ['End date cannot be before the start date'] });
+    const same = await api('put', `/contracts/${c.id}`).set('If-Match', seen).send({ id: c.id, end_date: '2025-09-01' });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ start_date: '2025-09-01', end_date: '2025-09-01' });
+  });
+
   it('quick filter finds contracts by application number or by student name, accents and case ignored', async () => {
     const s = await createStudent(t.db, { first_name: 'Ségolène', last_name: 'Quickfinder' });
     const c = await createContract(t.db, { student_id: s.id });
