@@ -79,3 +79,28 @@ describe('every Bulk Edit dialog', () => {
     }
   }
 });
+
+describe('Bulk Edit on a view whose rows keep some fields', () => {
+  const invoice = dialogs.find((d) => d.descriptor.key === 'invoice')!;
+  const view = (key: string) => invoice.descriptor.views!.find((v) => v.key === key)!;
+
+  it('offers on numbered invoices only what a numbered invoice lets change (not the planned date), all of it on planned ones', async () => {
+    const offered = async (key: string) => {
+      const { unmount } = renderInApp(
+        <BulkEditDialog descriptor={invoice.descriptor} view={view(key)} action={findAction(invoice.descriptor, 'bulk_edit')!} fields={invoice.fields} count={2} pending={false} onSubmit={() => undefined} onClose={() => undefined} />,
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
+      const labels = ['Planned Date', 'Extended Deadline', 'Comments'].filter((label) => within(dialog).queryByLabelText(new RegExp(`^${label}`)) !== null);
+      unmount();
+      return labels;
+    };
+    expect(await offered('numbered')).toEqual(['Extended Deadline', 'Comments']);
+    expect(await offered('planned')).toEqual(['Planned Date', 'Extended Deadline', 'Comments']);
+  });
+
+  it('offers on every view only fields the resource itself lets Bulk Edit change', () => {
+    for (const { descriptor } of dialogs) {
+      for (const v of descriptor.views ?? []) expect(descriptor.bulkEdit!.fields, `${descriptor.key} ${v.key}`).toEqual(expect.arrayContaining([...(v.bulkEditFields ?? [])]));
+    }
+  });
+});

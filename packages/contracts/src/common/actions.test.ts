@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { apiPermissions } from '../auth/permissions.js';
 import { contractResource } from '../resources/contract.js';
+import { resources } from '../resources/index.js';
+import { invoiceResource } from '../resources/invoice.js';
+import { invoicePaymentResource } from '../resources/invoice-payment.js';
 import { countryResource } from '../resources/country.js';
 import { contractFileResource } from '../resources/contract-file.js';
 import { batchRequestSchema, runsAsBatch, whyNotOffered } from './actions.js';
 import { actionsOf, findAction } from './resource-actions.js';
-import { readOnlyFieldsOf, viewsOf, whyNotDeletable } from './resource.js';
+import { readOnlyFieldsOf, viewsOf, whyNotDeletable, type AnyResource } from './resource.js';
 
 describe('actions declared beside their resource', () => {
-  it('gives a resource its own actions, then Bulk Edit and the export it asks for', () => {
+  it('gives a resource its own actions and Bulk Edit, with the export where the spec’s menus name it', () => {
     expect(actionsOf(contractResource).map((a) => a.name)).toEqual([
       'update_status',
       'mark_sent',
@@ -23,17 +26,25 @@ describe('actions declared beside their resource', () => {
       'download_invoice_details',
       'download_payment_status',
       'download_pf_paymentstatus',
-      'download_paymentstatus',
       'download_balance',
+      'download_report',
       'download_payments_due',
+      'download_student_agreements',
+      'download_paymentstatus',
       'download_paymentstatus_period',
+      'import_dream_apply',
       'import',
       'import_bankinfo',
-      'import_dream_apply',
-      'download_student_agreements',
       'bulk_edit',
-      'download_report',
     ]);
+    const listed = (resource: AnyResource) => actionsOf(resource).filter((a) => a.scope === 'list').map((a) => a.label);
+    expect(listed(invoiceResource)).toEqual(['Export Selection', 'Export Open Invoices']);
+    expect(listed(invoicePaymentResource)).toEqual(['Export Selection']);
+    // An export placed before an action the resource does not have would fall to the end unnoticed.
+    for (const resource of resources) {
+      const before = resource.export?.before;
+      if (before) expect(actionsOf(resource).find((a) => a.name === before)?.scope, `${resource.key} before ${before}`).toBe('list');
+    }
     expect(actionsOf(countryResource)).toEqual([]);
     expect(actionsOf(contractFileResource).map((a) => [a.name, a.result])).toEqual([
       ['upload', 'record'],

@@ -62,7 +62,7 @@ export const intake = (label = 'Intake') =>
 /** A real calendar date (`2026-02-30` is refused) within MIN_DATE … MAX_DATE. */
 export const isoDate = (label: string) =>
   z.iso
-    .date({ error: `${label} must be a date (YYYY-MM-DD)` })
+    .date({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? `${label} is required` : `${label} must be a date (YYYY-MM-DD)`) })
     .refine((v) => dateRangeProblem(v) === undefined, { error: (issue) => `${label} ${dateRangeProblem(issue.input as string) ?? ''}` });
 
 /**

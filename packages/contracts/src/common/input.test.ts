@@ -26,6 +26,11 @@ describe('required text', () => {
 });
 
 describe('dates and whole numbers', () => {
+  it('says a date left out or emptied "is required", and one of the wrong form "must be a date"', () => {
+    for (const value of [undefined, null, '']) expect(isoDate('Payment date').safeParse(value).error?.issues[0]?.message, String(value)).toBe('Payment date is required');
+    for (const value of ['01-03-2026', 20260301]) expect(isoDate('Payment date').safeParse(value).error?.issues[0]?.message, String(value)).toBe('Payment date must be a date (YYYY-MM-DD)');
+  });
+
   it('accepts real calendar dates from 1900-01-01 to 2199-12-31 only', () => {
     for (const bad of ['0000-01-01', '1899-12-31', '2200-01-01', '10000-01-01', '2026-02-30']) expect(isoDate('D').safeParse(bad).success, bad).toBe(false);
     for (const good of ['1900-01-01', '2199-12-31', '2024-02-29']) expect(isoDate('D').safeParse(good).success, good).toBe(true);

@@ -50,11 +50,21 @@ export function exportAction(resource: AnyResource): AnyAction | undefined {
 
 const cache = new WeakMap<AnyResource, readonly AnyAction[]>();
 
-/** Every action of a resource: those it declares, then Bulk Edit and the export where it has them. */
+/**
+ * Every action of a resource: those it declares and Bulk Edit, with the export where it has one — before the list
+ * action its `before` names, else before the first list action (the spec's menus name Export Selection first).
+ */
 export function actionsOf(resource: AnyResource): readonly AnyAction[] {
   let actions = cache.get(resource);
   if (!actions) {
-    actions = [...(resource.actions ?? []), bulkEditAction(resource), exportAction(resource)].filter((a): a is AnyAction => a !== undefined);
+    const declared = [...(resource.actions ?? [])];
+    const exported = exportAction(resource);
+    if (exported) {
+      const before = resource.export?.before;
+      const at = declared.findIndex((a) => (before ? a.name === before : a.scope === 'list'));
+      declared.splice(at < 0 ? declared.length : at, 0, exported);
+    }
+    actions = [...declared, bulkEditAction(resource)].filter((a): a is AnyAction => a !== undefined);
     cache.set(resource, actions);
   }
   return actions;

@@ -60,7 +60,11 @@ export interface ResourceDescriptor<
   /** Bulk Edit of a selection: the fields it may change, and who may (DESIGN §4: Administrator). */
   bulkEdit?: { fields: readonly Extract<keyof z.input<Update>, string>[]; level: Level; /** The views that offer it; all when absent. */ views?: readonly string[] };
   /** The xlsx export of the selection or the filtered list (`POST /{apiPath}/download_report`). */
-  export?: { filename: string; sheet: string; label: string };
+  /**
+   * The xlsx export of the overview (Export Selection). Menus list it first among the overview's list actions,
+   * or before the one named by `before`, as the spec orders them.
+   */
+  export?: { filename: string; sheet: string; label: string; before?: string };
   rules?: RecordRules;
   /** Who may read and who may create, edit and delete (spec §6). */
   access: { read: Level; write: Level };

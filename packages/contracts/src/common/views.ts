@@ -21,4 +21,6 @@ export interface ViewDescriptor {
   defaultSort?: readonly SortKey[];
   /** Column titles of this view where they differ from the resource's (`amount` is "Amount credited" on credit notes). */
   columnTitles?: Readonly<Record<string, string>>;
+  /** The fields Bulk Edit offers on this view, where its rows keep some of the resource's read-only. */
+  bulkEditFields?: readonly string[];
 }

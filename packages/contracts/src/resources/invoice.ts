@@ -363,6 +363,8 @@ export const invoiceResource = defineResource({
         'expiration_date', 'extended_deadline_date', 'email_timestamp', 'email_reminder_timestamp', 'credit_note', 'edit_timestamp', 'comments',
       ],
       defaultSort: [{ field: 'number', direction: 'asc' }],
+      // A numbered invoice keeps its planned date (readOnlyFields below): every row would refuse it.
+      bulkEditFields: ['extended_deadline_date', 'comments'],
     },
     {
       key: 'creditnote',

@@ -310,7 +310,8 @@ export const scholarshipPaymentResource = defineResource({
     },
   ],
   actions: [createPayment, resetExport, exportPayments, downloadSepa, downloadKitReport, exportUniversityFeePayments, scheduleByReference],
-  export: { filename: 'Scholarship_Payments.xlsx', sheet: 'Scholarship payments', label: 'Export Selection' },
+  // After what the spec names (§2 Scholarship payment screens), before this product's own additions.
+  export: { filename: 'Scholarship_Payments.xlsx', sheet: 'Scholarship payments', label: 'Export Selection', before: 'schedule_payments_by_reference' },
   bulkEdit: { fields: ['amount', 'payment_date'], level: 'administrator' },
   rules: {
     readOnlyFields: (row): Record<string, string> => {

@@ -12,9 +12,12 @@ import type { FieldDef } from '../fields/types';
 import type { Overview } from '../overview/use-overview';
 import { BatchDialog } from './batch-dialog';
 
-/** Bulk Edit's fields: the resource's own, each optional; a flag offers Yes / No / empty ("unchanged"). */
-export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[]): FieldDef[] {
-  const names = resource.bulkEdit?.fields ?? [];
+/**
+ * Bulk Edit's fields: the resource's own (or fewer, as the view says), each optional; a flag offers Yes / No /
+ * empty ("unchanged").
+ */
+export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[], view?: ViewDescriptor): FieldDef[] {
+  const names = view?.bulkEditFields ?? resource.bulkEdit?.fields ?? [];
   return names.flatMap((name) => {
     const def = fields.find((f) => f.name === name);
     if (!def) return [];
@@ -28,6 +31,7 @@ export function bulkEditFields(resource: AnyResource, fields: readonly FieldDef[
  */
 export function BulkEditDialog(props: {
   descriptor: AnyResource;
+  view?: ViewDescriptor;
   action: AnyAction;
   fields: readonly FieldDef[];
   count: number;
@@ -40,7 +44,7 @@ export function BulkEditDialog(props: {
     <InputDialog
       title="Bulk Edit"
       text={`Changes the ${count} selected ${count === 1 ? descriptor.title : descriptor.titlePlural}. Fields left empty stay unchanged.`}
-      fields={bulkEditFields(descriptor, props.fields)}
+      fields={bulkEditFields(descriptor, props.fields, props.view)}
       schema={props.action.input.strict()}
       toInput={(wire) => ({ changes: wire })}
       fieldOfPath={(path) => (path[0] === 'changes' ? String(path[1] ?? '') : undefined)}
@@ -117,6 +121,7 @@ export function BatchMenu<D extends AnyResource>({ overview, view, fields }: { o
       return (
         <BulkEditDialog
           descriptor={descriptor}
+          view={view}
           action={action}
           fields={fields}
           count={count}

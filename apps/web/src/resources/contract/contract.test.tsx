@@ -73,7 +73,6 @@ const MAIL_BUTTONS = ['Send bank info request', 'Send PF status', 'Send payment 
 
 /** The record's action buttons that change its status (the variants of update_status). */
 const STATUS_LABELS: readonly string[] = STATUS_ACTIONS.map((a) => a.label);
-/** The status buttons of the contract screen, in their order (the other actions' buttons left out). */
 /** The status changes offered: the items of the one Change status menu (no status is a button of its own). */
 async function statusChoices(user: ReturnType<typeof renderApp>['user']) {
   const actions = within(screen.getByRole('group', { name: 'Actions' }));
@@ -183,6 +182,31 @@ describe('contracts overview', () => {
     expect(query.get('instalments')).toBe('false');
     expect(query.get('active')).toBe('true');
     expect(query.get('page')).toBe('1');
+  });
+
+  it('shows the advanced filter fields in the spec’s order, the contract’s own extras after them', async () => {
+    const { user } = renderApp('/contracts', contractApi());
+    await screen.findByText('1-2 of 2');
+    await user.click(screen.getByRole('checkbox', { name: 'Advanced' }));
+    const form = screen.getByRole('form', { name: 'Advanced filter' });
+    const labels = [...form.querySelectorAll('label')].map((l) => l.textContent?.trim()).filter((l) => l);
+    expect(labels).toEqual([
+      'Contract',
+      'Student',
+      'Intake',
+      'Round',
+      'Status',
+      'Instalments',
+      'Program',
+      'Document Type',
+      'Email Sent',
+      'Open',
+      'Pro Forma',
+      'Planned before',
+      'Expired after',
+      'Scholarship',
+      'Active',
+    ]);
   });
 
   it('offers the rounds of the spec in the Round filter', async () => {

@@ -156,7 +156,7 @@ describe('invoice overviews (spec §2)', () => {
     // Spec §2: a cog menu holds Export Selection and Export Open Invoices.
     await user.click(screen.getByRole('button', { name: 'Options' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Export Open Invoices', 'Export Selection']);
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Export Selection', 'Export Open Invoices']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Export Open Invoices' }));
     await waitFor(() => expect(savedFiles).toHaveLength(1));
     expect(api.last('POST /invoices/download_report_open')!.body).toEqual({ filter: { numbered: 'true', sort: 'number|asc' } });
