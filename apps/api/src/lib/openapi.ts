@@ -274,7 +274,11 @@ const otherOperations: Record<string, Operation> = {
   },
   'GET /openapi.json': { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
   'GET /batch_runs': { summary: "The caller's own batch runs, newest first (the last 20), with their counts", responses: { 200: jsonResponse('The runs', BatchRunListSchema) } },
-  'GET /batch_runs/:id': { summary: 'A batch run: status, counts and every row so far (the starter or an Administrator)', responses: { 200: run } },
+  'GET /batch_runs/:id': {
+    summary: 'A batch run: status, counts and every row so far, or only the refused rows (rows=failed) (the starter or an Administrator)',
+    parameters: [{ name: 'rows', in: 'query', schema: { type: 'string', enum: ['all', 'failed'], default: 'all' } }],
+    responses: { 200: run },
+  },
   'GET /config/dream_apply': { summary: 'The DreamApply settings (Developer only): base URL and whether a key is set; the key is never answered', responses: { 200: jsonResponse('{base_url, api_key_set, edit_timestamp}', DreamApplyConfigSchema) } },
   'PUT /config/dream_apply': {
     summary: 'Saves the DreamApply settings (Developer only); an empty or absent api_key keeps the stored one',

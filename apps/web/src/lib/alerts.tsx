@@ -12,6 +12,11 @@ export interface Alerts {
    * when a 5xx gives one.
    */
   showFailure: (error: unknown, action: string) => void;
+  /**
+   * A note that something is under way (an export of many rows takes a minute): shown until the returned function
+   * is called, with a spinner and no close button.
+   */
+  showProgress: (message: string) => () => void;
   /** Removes every alert (at logout: the next user must not see this one's). */
   clear: () => void;
   /** Removes the error alerts: another screen was opened (decision 052). */
@@ -70,9 +75,16 @@ function show(kind: AlertKind, message: string): void {
   });
 }
 
+function showProgress(message: string): () => void {
+  const id = `progress:${++sequence}`;
+  notifications.show({ id, message, loading: true, role: 'status', autoClose: false, withCloseButton: false, priority: sequence });
+  return () => notifications.hide(id);
+}
+
 const alerts: Alerts = {
   showError: (message) => show('error', message),
   showSuccess: (message) => show('success', message),
+  showProgress,
   showFailure: (error, action) => {
     const message = failureMessage(error, action);
     if (message) show('error', message);

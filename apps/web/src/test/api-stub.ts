@@ -22,6 +22,8 @@ export interface Answer {
   body?: unknown;
   /** `message`: what the server says beside the file (its X-Message header); `headers`: others it sends. */
   file?: { content: Blob; filename: string; message?: string; headers?: Record<string, string> };
+  /** Answered once this settles: what the screen shows while a call is under way. */
+  wait?: Promise<unknown>;
 }
 
 /** `GET /countries`, `PUT /countries/1`: a method and a path under /api/v1.0, without the query. */
@@ -84,7 +86,9 @@ export function stubApi(answers: Answers = {}) {
     };
     requests.push(request);
     const route = `${request.method} ${request.path}`;
-    return response(routes.get(route) ?? { status: 501, body: { message: `No answer for ${route} in this test` } });
+    const answer = routes.get(route) ?? { status: 501, body: { message: `No answer for ${route} in this test` } };
+    await answer.wait;
+    return response(answer);
   };
   vi.stubGlobal('fetch', fetchStub);
 

@@ -44,6 +44,15 @@ export const BatchRunSchema = z.object({
   rows: z.array(BatchRowSchema),
 });
 
+/**
+ * `GET /batch_runs/{id}?rows=failed`: the counts of every row, but only the refused rows themselves — what a
+ * dialog following a run of thousands of rows asks while it works (every row, answered a few times a second,
+ * was hundreds of kB each time).
+ */
+export const BatchRunQuerySchema = z.strictObject({
+  rows: z.enum(['all', 'failed'], { error: 'rows must be all or failed' }).default('all'),
+});
+
 export type BatchRow = z.infer<typeof BatchRowSchema>;
 export type BatchRun = z.infer<typeof BatchRunSchema>;
 

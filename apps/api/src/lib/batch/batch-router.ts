@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { actorOf, idParam } from '../crud/crud-router.js';
 import type { ResourceModule } from '../actions/module.js';
-import { route } from '../routes.js';
+import { BatchRunQuerySchema } from '@app/contracts';
+import { parseInput } from '../errors.js';
+import { queryRoute, route } from '../routes.js';
 import { cancelRun, confirmRun, getRun, listMyRuns, retryFailed, sendRunResult } from './batch-service.js';
 
 /** The batch runs (DESIGN §10): list one's own, follow one, download its result, retry its failed rows, cancel it, confirm a preview. */
@@ -11,8 +13,9 @@ export function batchRunRouter(ctx: AppContext, modules: ReadonlyMap<string, Res
   route(router, 'get', '/batch_runs', async (req, res) => {
     res.json({ data: await listMyRuns(ctx, actorOf(req)) });
   });
-  route(router, 'get', '/batch_runs/:id', async (req, res) => {
-    res.json(await getRun(ctx, idParam(req.params.id), actorOf(req)));
+  queryRoute(router, 'get', '/batch_runs/:id', async (req, res) => {
+    const { rows } = parseInput(BatchRunQuerySchema, req.query, 'query');
+    res.json(await getRun(ctx, idParam(req.params.id), actorOf(req), rows));
   });
   route(router, 'get', '/batch_runs/:id/result', async (req, res) => {
     await sendRunResult(ctx, idParam(req.params.id), actorOf(req), res);

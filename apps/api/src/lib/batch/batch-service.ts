@@ -213,22 +213,34 @@ function actionOfRun(modules: ReadonlyMap<string, ResourceModule>, run: RunRecor
 
 const asNumber = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-async function rowsOf(db: DbOrTx, runId: number): Promise<BatchRow[]> {
+async function rowsOf(db: DbOrTx, runId: number, which: 'all' | 'failed' = 'all'): Promise<BatchRow[]> {
   const rows = await db
     .select({ id: batchRunRows.record_id, reference: batchRunRows.reference, status: batchRunRows.status, message: batchRunRows.message, amount: batchRunRows.amount })
     .from(batchRunRows)
-    .where(eq(batchRunRows.run_id, runId))
+    .where(and(eq(batchRunRows.run_id, runId), which === 'failed' ? eq(batchRunRows.status, 'failed') : undefined))
     .orderBy(asc(batchRunRows.position));
   return rows.map((r) => ({ ...r, status: r.status as BatchRowStatus, ok: r.status === 'ok', amount: asNumber(r.amount) }));
 }
 
-/** `GET /batch_runs/{id}`: status, counts and every row's outcome so far. */
-export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise<BatchRun> {
+/**
+ * `GET /batch_runs/{id}`: status, counts and totals of all its rows (summed in SQL), and the rows' outcomes so far:
+ * all of them, or only the refused ones (`rows=failed`, what its dialog asks while the run works).
+ */
+export async function getRun(ctx: AppContext, id: number, actor: Actor, which: 'all' | 'failed' = 'all'): Promise<BatchRun> {
   const run = await loadRun(ctx.db, id, actor);
-  const [rows, [creator], totals] = await Promise.all([
-    rowsOf(ctx.db, id),
+  const [rows, [creator], [counts], totals] = await Promise.all([
+    rowsOf(ctx.db, id, which),
     ctx.db.select({ name: users.usr_name }).from(users).where(eq(users.id, run.created_user)),
-    // Summed in SQL (NUMERIC), per group, over the rows done or to be done.
+    ctx.db
+      .select({
+        total: sql<number>`count(*)::int`,
+        done: sql<number>`(count(*) filter (where ${batchRunRows.status} in ('ok', 'failed')))::int`,
+        failed: sql<number>`(count(*) filter (where ${batchRunRows.status} = 'failed'))::int`,
+        amount: sql<string | null>`(sum(${batchRunRows.amount}) filter (where ${batchRunRows.status} = 'ok'))::text`,
+      })
+      .from(batchRunRows)
+      .where(eq(batchRunRows.run_id, id)),
+    // Per group, over the rows done or to be done.
     ctx.db
       .select({ group: batchRunRows.total_group, count: sql<number>`count(*)::int`, amount: sql<string>`coalesce(sum(${batchRunRows.amount}), 0)::text` })
       .from(batchRunRows)
@@ -236,8 +248,6 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise
       .groupBy(batchRunRows.total_group)
       .orderBy(asc(batchRunRows.total_group)),
   ]);
-  const finished = rows.filter((r) => r.status === 'ok' || r.status === 'failed');
-  const amounts = rows.filter((r) => r.ok && r.amount !== null);
   return {
     id: run.id,
     resource: run.resource,
@@ -245,11 +255,10 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor): Promise
     label: run.label,
     dry_run: run.dry_run,
     status: run.status as BatchRunStatus,
-    total: rows.length,
-    done: finished.length,
-    failed: rows.filter((r) => r.status === 'failed').length,
-    // Cents, so the total of many amounts stays exact.
-    amount: amounts.length > 0 ? amounts.reduce((sum, r) => sum + Math.round(r.amount! * 100), 0) / 100 : null,
+    total: counts?.total ?? 0,
+    done: counts?.done ?? 0,
+    failed: counts?.failed ?? 0,
+    amount: asNumber(counts?.amount),
     created_user: creator?.name ?? null,
     created_timestamp: run.created_timestamp.toISOString(),
     finished_timestamp: run.finished_timestamp?.toISOString() ?? null,

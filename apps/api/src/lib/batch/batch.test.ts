@@ -105,6 +105,24 @@ describe('a batch run', () => {
     expect(row!.edit_timestamp).toEqual(ok[0]!.edit_timestamp);
   });
 
+  it('answers only its refused rows when asked (rows=failed), with the counts of all of them', async () => {
+    const { refused, ids } = await selection();
+    const runId = await start('/contracts/batch/update_status', { ids, contract_status_id: 4, dry_run: true });
+    const all = await waitForRun(t, user.token, runId);
+    const brief = await api('get', `/batch_runs/${runId}?rows=failed`);
+    expect(brief.status).toBe(200);
+    const { rows, ...counts } = brief.body;
+    expect(counts).toEqual((({ rows: _rows, ...rest }) => rest)(all));
+    expect(counts).toMatchObject({ total: 3, done: 3, failed: 1 });
+    expect(rows).toEqual([all.rows[1]]);
+    expect(rows[0]).toMatchObject({ id: refused.id, status: 'failed' });
+    expect((await api('get', `/batch_runs/${runId}?rows=all`)).body).toEqual(all);
+    const bad = await api('get', `/batch_runs/${runId}?rows=some`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ rows: ['rows must be all or failed'] });
+    expect((await api('get', `/batch_runs/${runId}?row=failed`)).body.errors).toEqual({ row: ['row is not a known field'] });
+  });
+
   it('a confirmed preview does the rows the preview found fine', async () => {
     const { ok, refused, ids } = await selection();
     const preview = await waitForRun(t, user.token, await start('/contracts/batch/update_status', { ids, contract_status_id: 6, dry_run: true }));

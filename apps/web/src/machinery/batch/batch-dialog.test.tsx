@@ -65,6 +65,21 @@ describe('the batch dialog', () => {
     expect(await within(dialog).findByText('Not imported: the columns "Mobile", "Notes"')).toBeInTheDocument();
   });
 
+  it('asks for the refused rows only while a run works, and for every row once it is over', async () => {
+    const refused = row(2, 'failed', 'Error for R2: no fee');
+    const { api } = renderDialog(8, { 'GET /batch_runs/8': run(8, { dry_run: true, status: 'running', total: 200, done: 40, failed: 1, rows: [refused] }) });
+    const dialog = await screen.findByRole('dialog', { name: 'Preview: Create Invoice' });
+    expect(await within(dialog).findByText('Checking 40 of 200…')).toBeInTheDocument();
+    await waitFor(() => expect(api.sent('GET /batch_runs/8').length).toBeGreaterThan(1));
+    expect(api.sent('GET /batch_runs/8').map((r) => r.query.get('rows'))).toEqual(api.sent('GET /batch_runs/8').map(() => 'failed'));
+    const rows = Array.from({ length: 200 }, (_, i) => (i === 1 ? refused : row(i + 1, 'ok', `Would be 2026-${String(i + 1).padStart(5, '0')}`)));
+    api.on('GET /batch_runs/8', run(8, { dry_run: true, status: 'finished', total: 200, done: 200, failed: 1, rows }));
+    expect(await within(dialog).findByText('Would be 2026-00200', {}, { timeout: 5000 })).toBeInTheDocument();
+    const asked = api.sent('GET /batch_runs/8').map((r) => r.query.get('rows'));
+    expect(asked.at(-1)).toBeNull();
+    expect(asked.filter((q) => q === null)).toHaveLength(1);
+  });
+
   it('shows a preview with what each row would do and the total, changes nothing, and Confirm runs it for real', async () => {
     const { api, onFinished, user } = renderDialog(3, {
       'GET /batch_runs/3': run(3, {

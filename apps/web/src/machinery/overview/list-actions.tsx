@@ -46,8 +46,16 @@ function ListActionButton<D extends AnyResource>({ overview, action, asMenuItem 
       // What the action covers (DESIGN §4): the selection, or every row of the current filter.
       const body = action.selectionless ? input : { ...exportBody(overview), ...input };
       if (action.result === 'file') {
-        const message = saveFile(await apiDownload(path, { body }), action.filename ?? 'download');
-        if (message) alerts.showSuccess(message);
+        // A file of many rows takes a while (885,000 invoices: a minute): the screen says it is being made.
+        const filename = action.filename ?? 'download';
+        const covers = action.selectionless ? '' : Array.isArray(body.ids) ? ` for the ${body.ids.length} selected rows` : ' for every row of the current filter';
+        const done = alerts.showProgress(`Preparing ${filename}${covers}…`);
+        try {
+          const message = saveFile(await apiDownload(path, { body }), filename);
+          if (message) alerts.showSuccess(message);
+        } finally {
+          done();
+        }
         return;
       }
       const answer = await api.post<{ message?: string } & Partial<BatchStarted>>(path, body);

@@ -163,6 +163,24 @@ describe('invoice overviews (spec §2)', () => {
     expect(savedFiles[0]!.filename).toBe('Open_Invoices.xlsx');
   });
 
+  it('numbered invoices: Export Selection of the whole filter says it is being prepared until the file comes', async () => {
+    let send!: () => void;
+    const api = invoiceApi({
+      'GET /invoices': page([numbered]),
+      'POST /invoices/download_report': { file: { content: new Blob(['PK all']), filename: 'Invoices.xlsx' }, wait: new Promise<void>((r) => (send = r)) },
+    });
+    const { user } = renderApp('/invoices/numbered', api);
+    await screen.findByText('1-1 of 1');
+    await user.click(screen.getByRole('button', { name: 'Options' }));
+    await user.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Export Selection' }));
+    const note = await screen.findByText('Preparing Invoices.xlsx for every row of the current filter…');
+    expect(note.closest('[role="status"]')).not.toBeNull();
+    expect(savedFiles).toHaveLength(0);
+    send();
+    await waitFor(() => expect(savedFiles).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText('Preparing Invoices.xlsx for every row of the current filter…')).not.toBeInTheDocument());
+  });
+
   it('the Batch menus of the three views (spec §2): Create Invoice on planned; Send Email and Send Email Reminder not on planned', async () => {
     const { user, router } = renderApp('/invoices/planned', invoiceApi());
     await screen.findByText('1-2 of 2');
