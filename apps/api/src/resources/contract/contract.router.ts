@@ -113,7 +113,7 @@ export function contractModule(ctx: AppContext, studentService: CrudService): Re
         const stored = withEndDate(changes);
         // An update sends only what changed: an end date alone is checked against the stored start.
         const dates = { start_date: String(stored.start_date ?? current.start_date), end_date: String(stored.end_date ?? current.end_date) };
-        if (!endAfterStart(dates)) throw new AppError('BAD_REQUEST', 'Invalid input: end_date', { end_date: [END_BEFORE_START] });
+        if (!endAfterStart(dates)) throw new AppError('BAD_REQUEST', 'Invalid contract: end_date', { end_date: [END_BEFORE_START] });
         return stored;
       },
       // A student's first contract becomes their active one.
