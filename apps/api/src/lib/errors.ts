@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, GENERIC_SERVER_ERROR, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { AppError, GENERIC_SERVER_ERROR, isLeftOut, type ErrorBody, type FieldErrors } from '@app/contracts';
 import { appErrorOfDatabase, DATABASE_RETRY_AFTER_SECONDS } from './db-errors.js';
 
 /** zod issues → `{field: [messages]}`; issues of the whole object go under `_`. */
@@ -17,7 +17,7 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
     // A field left out or emptied (undefined, null) is "required"; a value of the wrong type keeps its schema's
     // message ("Intake must be a year"). Without the input in its issues (`reportInput`), every wrong type read as
     // left out.
-    if (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) message = `${key} is required`;
+    if (issue.code === 'invalid_type' && isLeftOut(issue.input)) message = `${key} is required`;
     (out[key] ??= []).push(message);
   }
   return out;

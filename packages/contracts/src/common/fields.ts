@@ -3,12 +3,18 @@ import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { dateRangeProblem, INT4_MAX, INT4_MIN, normaliseText, textProblem } from './input.js';
 
 /**
+ * A field left out or emptied on a form (undefined, null): it "is required", where a value of the wrong kind has a
+ * message of its own.
+ */
+export const isLeftOut = (input: unknown): boolean => input === undefined || input === null;
+
+/**
  * Any text input: refused when it holds NUL or a lone surrogate (the field named), normalised to NFC. Every text
  * builder starts here (decision 013).
  */
 export const text = (label: string) =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`) })
+    .string({ error: (issue) => (isLeftOut(issue.input) ? `${label} is required` : `${label} must be text`) })
     .refine((v) => textProblem(v) === undefined, { error: (issue) => `${label} ${textProblem(issue.input as string) ?? ''}` })
     .overwrite(normaliseText);
 
@@ -41,7 +47,7 @@ export const timestampSchema = z.string().nullable();
 
 /** A reference to another record, chosen from a list. */
 export const requiredRef = (label: string) =>
-  z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be the number of a record`) }).int(`${label} is required`).positive(`${label} is required`).max(INT4_MAX, `${label} is not known`);
+  z.number({ error: (issue) => (isLeftOut(issue.input) ? `${label} is required` : `${label} must be the number of a record`) }).int(`${label} is required`).positive(`${label} is required`).max(INT4_MAX, `${label} is not known`);
 
 export const MAX_MONEY = 9_999_999_999.99;
 
@@ -57,12 +63,12 @@ export const nonNegativeMoney = (label: string) => money(label).refine((v) => v 
 
 /** An intake is the calendar year a cohort starts. */
 export const intake = (label = 'Intake') =>
-  z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be a year`) }).int(`${label} must be a year`).min(2000, `${label} must be a year from 2000`).max(2100, `${label} must be a year up to 2100`);
+  z.number({ error: (issue) => (isLeftOut(issue.input) ? `${label} is required` : `${label} must be a year`) }).int(`${label} must be a year`).min(2000, `${label} must be a year from 2000`).max(2100, `${label} must be a year up to 2100`);
 
 /** A real calendar date (`2026-02-30` is refused) within MIN_DATE … MAX_DATE. */
 export const isoDate = (label: string) =>
   z.iso
-    .date({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? `${label} is required` : `${label} must be a date (YYYY-MM-DD)`) })
+    .date({ error: (issue) => (isLeftOut(issue.input) || issue.input === '' ? `${label} is required` : `${label} must be a date (YYYY-MM-DD)`) })
     .refine((v) => dateRangeProblem(v) === undefined, { error: (issue) => `${label} ${dateRangeProblem(issue.input as string) ?? ''}` });
 
 /**

@@ -59,10 +59,9 @@ export interface ResourceDescriptor<
   actions?: readonly AnyAction[];
   /** Bulk Edit of a selection: the fields it may change, and who may (DESIGN §4: Administrator). */
   bulkEdit?: { fields: readonly Extract<keyof z.input<Update>, string>[]; level: Level; /** The views that offer it; all when absent. */ views?: readonly string[] };
-  /** The xlsx export of the selection or the filtered list (`POST /{apiPath}/download_report`). */
   /**
-   * The xlsx export of the overview (Export Selection). Menus list it first among the overview's list actions,
-   * or before the one named by `before`, as the spec orders them.
+   * The xlsx export of the selection or the filtered list (`POST /{apiPath}/download_report`). Menus list it first
+   * among the overview's list actions, or before the one named by `before`, as the spec orders them.
    */
   export?: { filename: string; sheet: string; label: string; before?: string };
   rules?: RecordRules;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { formatDate } from '../common/format.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { intake, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { intake, isLeftOut, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSemesterPayment } from './invoice-planning.js';
 import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
@@ -61,7 +61,7 @@ export const ContractSchema = z.object({
 });
 
 export const APPLICATION_ROUNDS = [0, 1, 2, 3, 4, 5] as const;
-const round = z.number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'Round is required' : 'Round must be 0 to 5') }).int('Round must be 0 to 5').min(0, 'Round must be 0 to 5').max(5, 'Round must be 0 to 5');
+const round = z.number({ error: (issue) => (isLeftOut(issue.input) ? 'Round is required' : 'Round must be 0 to 5') }).int('Round must be 0 to 5').min(0, 'Round must be 0 to 5').max(5, 'Round must be 0 to 5');
 
 const editable = {
   student_id: requiredRef('Student'),
