@@ -30,6 +30,12 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ OFFICE_BIC: 'COBA DE' })).toThrow(/OFFICE_BIC: OFFICE_BIC is not a valid BIC/);
   });
 
+  it('refuses an APP_TIMEZONE the runtime does not know, at the start rather than at the first date (decision 060)', () => {
+    expect(() => loadEnv({ APP_TIMEZONE: 'Europe/Berln' })).toThrow(/APP_TIMEZONE: APP_TIMEZONE must be an IANA time zone such as Europe\/Berlin, not "Europe\/Berln"/);
+    expect(() => loadEnv({ APP_TIMEZONE: 'CET+1' })).toThrow(/APP_TIMEZONE/);
+    expect(loadEnv({ APP_TIMEZONE: 'America/New_York' }).APP_TIMEZONE).toBe('America/New_York');
+  });
+
   it('requires JWT_SECRET in production', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required when NODE_ENV=production/);
     expect(loadEnv({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).NODE_ENV).toBe('production');

@@ -6,6 +6,16 @@ import { z } from 'zod';
 /** The repository root, whether running from src/ (tsx) or dist/ (node). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
+/** Whether the runtime knows the time zone (a misspelt one would fail the first date it decides, not the start). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return name !== '';
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -18,7 +28,12 @@ const EnvSchema = z.object({
   SESSION_HOURS: z.coerce.number().positive().default(10),
   ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must be at least 12 characters').optional(),
-  APP_TIMEZONE: z.string().default('Europe/Berlin'),
+  /** The office's IANA time zone: its today decides invoice and payment dates, its clock every time shown. */
+  APP_TIMEZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { error: (issue) => `APP_TIMEZONE must be an IANA time zone such as Europe/Berlin, not "${String(issue.input)}"` })
+    .default('Europe/Berlin'),
   /** Days from an invoice's date to its expiration date (DESIGN §11: 30 unless configured). */
   PAYMENT_TERM_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

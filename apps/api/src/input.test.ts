@@ -115,6 +115,20 @@ describe('JSON bodies', () => {
     expect(action.body.errors['filter.name']).toBeDefined();
   });
 
+  it('refuses a line break or control character in a one-line field with a 400 naming it; comments keep their lines (decision 060)', async () => {
+    const student = await createStudent(t.db);
+    const path = `/students/${student.id}`;
+    const broken = await put(path, { id: student.id, last_name: 'Müller\nBcc: x', comments: 'first line' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors).toEqual({ last_name: ['Last name must be one line (no line breaks)'] });
+    const bell = await put(path, { id: student.id, first_name: 'An\u0007na' });
+    expect(bell.body.errors).toEqual({ first_name: ['First name must not contain control characters (U+0007)'] });
+    expect((await get(path)).body).toMatchObject({ last_name: student.last_name, first_name: student.first_name, comments: student.comments });
+    const lines = await put(path, { id: student.id, comments: 'Called twice:\n\tno answer' });
+    expect(lines.status).toBe(200);
+    expect(lines.body.comments).toBe('Called twice:\n\tno answer');
+  });
+
   it('stores text normalised to NFC', async () => {
     const country = await createCountry(t.db);
     const res = await put(`/countries/${country.id}`, { id: country.id, cntry_name: 'Co\u0301te d’Ivoire' });

@@ -154,7 +154,11 @@ function resourceOperations(r: AnyResource): Record<string, Operation> {
       requestBody: body(r.updateSchema),
       responses: { 200: row },
     },
-    [`DELETE /${r.apiPath}/:id`]: { summary: `Delete a ${r.title}`, responses: { 204: { description: 'Deleted' } } },
+    [`DELETE /${r.apiPath}/:id`]: {
+      summary: `Delete a ${r.title}; with If-Match, only the version the client saw (409 when it changed since)`,
+      parameters: [ifMatch],
+      responses: { 204: { description: 'Deleted' } },
+    },
   };
   for (const action of actionsOf(r)) Object.assign(ops, actionOperations(r, action));
   return ops;
@@ -220,9 +224,14 @@ const otherOperations: Record<string, Operation> = {
     summary: 'Log in',
     security: [],
     requestBody: body(LoginSchema),
-    responses: { 200: jsonResponse('The user, and a token for Authorization: Bearer', z.object({ user: SessionUserSchema, token: z.string() })) },
+    responses: {
+      200: jsonResponse('The user, the office\'s time zone (APP_TIMEZONE), and a token for Authorization: Bearer', z.object({ user: SessionUserSchema, timezone: z.string(), token: z.string() })),
+    },
   },
-  'GET /auth/me': { summary: 'The logged-in user', responses: { 200: jsonResponse('{user}', z.object({ user: SessionUserSchema })) } },
+  'GET /auth/me': {
+    summary: 'The logged-in user, and the office\'s time zone every time is shown in',
+    responses: { 200: jsonResponse('{user, timezone}', z.object({ user: SessionUserSchema, timezone: z.string() })) },
+  },
   'POST /auth/logout': { summary: 'Log out', responses: { 204: { description: 'Logged out' } } },
   'GET /scholarship_payments/by_scholarship': {
     summary: 'Scholarship overview (by scholarship): count and sum of planned, numbered and exported payments per scholarship, intake and type',
@@ -322,7 +331,12 @@ export function openApiDocument(): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Scholarship Office API', version: APP_VERSION },
+    info: {
+      title: 'Scholarship Office API',
+      version: APP_VERSION,
+      description:
+        'Any authenticated call may carry X-User-Id, the id of the user the caller believes is logged in: when the session is another user\'s, the call is refused (409) and nothing is done.',
+    },
     servers: [{ url: API_BASE }],
     security: [{ cookie: [] }, { bearer: [] }],
     components: {

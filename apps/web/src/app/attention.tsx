@@ -7,11 +7,11 @@ import {
   invoiceResource,
   outboxResource,
   scholarshipPaymentResource,
-  todayIn,
   viewsOf,
   type AnyResource,
   type Paged,
 } from '@app/contracts';
+import { officeToday } from '../lib/format';
 import { api } from '../lib/api-client';
 import { useAuth } from '../lib/auth';
 import { queryKeys } from '../lib/query-keys';
@@ -28,14 +28,14 @@ interface Worklist {
 
 /** The day after the office's today: "planned before" it is "planned for today or earlier". */
 function tomorrow(): string {
-  const next = new Date(`${todayIn()}T00:00:00Z`);
+  const next = new Date(`${officeToday()}T00:00:00Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return next.toISOString().slice(0, 10);
 }
 
 function worklists(): Worklist[] {
   const dueBy = tomorrow();
-  const today = formatDate(todayIn());
+  const today = formatDate(officeToday());
   return [
     { label: 'Planned invoices due', hint: `planned for ${today} or earlier, not yet numbered`, resource: invoiceResource, view: 'planned', filter: { planned_before: dueBy } },
     { label: 'Invoices not e-mailed', hint: 'numbered invoices whose e-mail has not gone', resource: invoiceResource, view: 'numbered', filter: { email_sent: 'false' } },

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { todayIn } from '@app/contracts';
 import { stubApi } from '../test/api-stub';
 import { failure, page, plainUser, session } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
+import { officeToday } from '../lib/format';
 
 const counts = {
   'GET /invoices': page([], { total: 3 }),
@@ -14,7 +14,7 @@ const counts = {
 
 /** The day after today in the office's zone, as the "planned before" filter takes it. */
 function tomorrow(): string {
-  const next = new Date(`${todayIn()}T00:00:00Z`);
+  const next = new Date(`${officeToday()}T00:00:00Z`);
   next.setUTCDate(next.getUTCDate() + 1);
   return next.toISOString().slice(0, 10);
 }

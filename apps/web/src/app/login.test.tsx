@@ -104,6 +104,30 @@ describe('login screen', () => {
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 
+  it('every call says which user the page shows (X-User-Id), from the login on: after logout and login, the new one', async () => {
+    const api = stubApi({
+      ...session(),
+      'GET /countries/1': { body: countryRows[0] },
+      'POST /auth/logout': { status: 204 },
+      'POST /auth/login': { body: { user: readerUser, token: 'jwt' } },
+    });
+    const { user } = renderApp('/country/1', api);
+    await screen.findByText('Ada Lovelace (Administrator)');
+    await waitFor(() => expect(api.sent('GET /countries/1')).toHaveLength(1));
+    expect(api.last('GET /countries/1')!.headers['x-user-id']).toBe(String(adminUser.id));
+    expect(api.last('GET /auth/me')!.headers['x-user-id']).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await user.type(await screen.findByLabelText('Username'), 'rita');
+    await user.type(screen.getByLabelText('Password'), `${PASSWORD}{Enter}`);
+    await screen.findByText('Rita Reader (Reader)');
+    const login = api.last('POST /auth/login')!;
+    expect(login.headers['x-user-id']).toBeUndefined();
+    // The home screen's calls, made as the new user.
+    await waitFor(() => expect(api.requests.indexOf(login)).toBeLessThan(api.requests.length - 1));
+    const after = api.requests.slice(api.requests.indexOf(login) + 1);
+    expect(after.map((r) => r.headers['x-user-id'])).toEqual(after.map(() => String(readerUser.id)));
+  });
+
   it('goes to /login when any call answers 401 (the session expired)', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countryRows) });
     const { user, location } = renderApp('/', api);

@@ -7,7 +7,7 @@ export interface Alerts {
   showError: (message: string) => void;
   showSuccess: (message: string) => void;
   /**
-   * Reports a failed call (spec §8): a 409 or 403 shows the server's message; a 401 shows nothing (the user is
+   * Reports a failed call (spec §8): a 409, 403 or 404 shows the server's message; a 401 shows nothing (the user is
    * sent to the login screen); anything else shows `Server error while {action}`, followed by the server's reason
    * when a 5xx gives one.
    */
@@ -32,8 +32,9 @@ const SUCCESS_VISIBLE_MS = 6000;
 export function failureMessage(error: unknown, action: string): string | null {
   if (error instanceof ApiError) {
     if (error.isUnauthenticated) return null;
-    // A refusal says why in words, a 403 as a 409 does ("Only a Developer may change a Developer account").
-    if (error.isConflict || error.status === 403) return error.message;
+    // A refusal says why in words, a 403 as a 409 does ("Only a Developer may change a Developer account"), and
+    // a 404 names what is gone ("Student 25 not found: it may have been deleted", decision 060).
+    if (error.isConflict || error.status === 403 || error.status === 404) return error.message;
     // The spec's words first (§8), then what the server says went wrong, when it says (issue 18 point 4: a
     // template that does not render names itself and its line), and the request's reference, by which the
     // operator finds it in the server log (decision 055).

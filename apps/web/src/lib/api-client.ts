@@ -70,6 +70,15 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   };
 }
 
+/**
+ * The user this page shows, sent with every call (X-User-Id): when someone else has logged in in this browser
+ * since (another tab), the server refuses the call instead of making it in their name (decision 060).
+ */
+let shownUser: number | undefined;
+export function setShownUser(id: number | undefined): void {
+  shownUser = id;
+}
+
 /** Empty values are left out, so an unused filter never reaches the server. */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
   if (!query) return '';
@@ -104,7 +113,7 @@ function errorBodyOf(body: unknown): Partial<ErrorBody> {
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const method = options.method ?? 'GET';
   const url = `${API_BASE}${path}${queryString(options.query)}`;
-  const headers: Record<string, string> = { Accept: accept, ...options.headers };
+  const headers: Record<string, string> = { Accept: accept, ...(shownUser === undefined ? {} : { 'X-User-Id': String(shownUser) }), ...options.headers };
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
   const { body } = options;
   if (body instanceof FormData) {

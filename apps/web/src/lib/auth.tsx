@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { roleHasLevel, type Access, type Level, type SessionUser } from '@app/contracts';
-import { api, onUnauthorized } from './api-client';
+import { api, onUnauthorized, setShownUser } from './api-client';
+import { setOfficeTimeZone } from './format';
 
 export type AuthState =
   | { status: 'loading'; user: null }
@@ -35,6 +36,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(LOADING);
 
   const endSession = useCallback(() => {
+    setShownUser(undefined);
     queryClient.clear();
     // Overview filters are remembered for the session (spec §2); the next user starts fresh.
     sessionStorage.clear();
@@ -45,13 +47,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
+    // Whoever the session belongs to is what this asks: no user is shown yet.
+    setShownUser(undefined);
     api
-      .get<{ user: SessionUser }>('/auth/me', { ignoreUnauthorized: true })
-      .then(({ user }) => {
-        if (!cancelled) setState({ status: 'authenticated', user });
+      .get<{ user: SessionUser; timezone?: string }>('/auth/me', { ignoreUnauthorized: true })
+      .then(({ user, timezone }) => {
+        if (cancelled) return;
+        setOfficeTimeZone(timezone);
+        // Every call from now on says whom this page shows (decision 060): set before the user's screens call.
+        setShownUser(user.id);
+        setState({ status: 'authenticated', user });
       })
       .catch(() => {
-        if (!cancelled) setState(ANONYMOUS);
+        if (cancelled) return;
+        setShownUser(undefined);
+        setState(ANONYMOUS);
       });
     return () => {
       cancelled = true;
@@ -60,8 +70,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (username: string, password: string) => {
-      const { user } = await api.post<{ user: SessionUser }>('/auth/login', { username, password }, { ignoreUnauthorized: true });
+      const { user, timezone } = await api.post<{ user: SessionUser; timezone?: string }>('/auth/login', { username, password }, { ignoreUnauthorized: true });
       queryClient.clear();
+      setOfficeTimeZone(timezone);
+      setShownUser(user.id);
       setState({ status: 'authenticated', user });
       return user;
     },

@@ -1,7 +1,26 @@
 import type { ReactNode } from 'react';
-import { formatBool, formatDate, formatDateTime, formatMoney, type ValueFormat } from '@app/contracts';
+import { DEFAULT_TIMEZONE, formatBool, formatDate, formatDateTime as formatDateTimeIn, formatMoney, todayIn, type ValueFormat } from '@app/contracts';
 
 export type { ValueFormat };
+
+/**
+ * The office's time zone (the server's APP_TIMEZONE), told with the user at login: every time and "today" on
+ * screen are the office's, whichever zone the browser is in (decision 060).
+ */
+let officeZone = DEFAULT_TIMEZONE;
+export function setOfficeTimeZone(tz: string | undefined): void {
+  officeZone = tz ?? DEFAULT_TIMEZONE;
+}
+
+/** An ISO timestamp → `DD-MM-YYYY HH:mm` on the office's clock. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  return formatDateTimeIn(value, officeZone);
+}
+
+/** Today's date (YYYY-MM-DD) in the office. */
+export function officeToday(): string {
+  return todayIn(officeZone);
+}
 
 
 export function formatValue(value: unknown, format: ValueFormat = 'text'): ReactNode {

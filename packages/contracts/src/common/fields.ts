@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
-import { dateRangeProblem, INT4_MAX, INT4_MIN, normaliseText, textProblem } from './input.js';
+import { dateRangeProblem, INT4_MAX, INT4_MIN, multiLineProblem, normaliseText, oneLineProblem, textProblem } from './input.js';
 
 /**
  * A field left out or emptied on a form (undefined, null): it "is required", where a value of the wrong kind has a
@@ -18,15 +18,32 @@ export const text = (label: string) =>
     .refine((v) => textProblem(v) === undefined, { error: (issue) => `${label} ${textProblem(issue.input as string) ?? ''}` })
     .overwrite(normaliseText);
 
-/** Common field schemas, so every resource words its messages the same way. */
-export const requiredText = (label: string, max = 255) =>
+/** One line of text, trimmed: no line break, tab or other control character (decision 060). */
+const lineOfText = (label: string) =>
   text(label)
     .trim()
+    .refine((v) => oneLineProblem(v) === undefined, { error: (issue) => `${label} ${oneLineProblem(issue.input as string) ?? ''}`, abort: true });
+
+/** Common field schemas, so every resource words its messages the same way. */
+export const requiredText = (label: string, max = 255) =>
+  lineOfText(label)
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`);
 
-export const optionalText = (label: string, max = 255) =>
-  text(label).trim().max(max, `${label} must be at most ${max} characters`).nullish();
+export const optionalText = (label: string, max = 255) => lineOfText(label).max(max, `${label} must be at most ${max} characters`).nullish();
+
+/** Text of several lines (comments, an address): line breaks and tabs kept, other control characters refused. */
+const linesOfText = (label: string) =>
+  text(label)
+    .trim()
+    .refine((v) => multiLineProblem(v) === undefined, { error: (issue) => `${label} ${multiLineProblem(issue.input as string) ?? ''}`, abort: true });
+
+export const optionalMultilineText = (label: string, max = 5000) => linesOfText(label).max(max, `${label} must be at most ${max} characters`).nullish();
+
+export const requiredMultilineText = (label: string, max = 5000) =>
+  linesOfText(label)
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
 
 /**
  * A whole number that fits PostgreSQL `integer`, from JSON or a query string (`"12"`): ids, references and

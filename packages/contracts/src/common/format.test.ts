@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBool, formatDate, formatDateTime, formatMoney, parseAmount } from './format.js';
+import { formatBool, formatDate, formatDateTime, formatMoney, localIsoDateTime, parseAmount } from './format.js';
 
 describe('formatting', () => {
   it('shows dates as DD-MM-YYYY without shifting the calendar day', () => {
@@ -9,10 +9,13 @@ describe('formatting', () => {
   });
 
   it('shows timestamps as DD-MM-YYYY HH:mm in the office time zone', () => {
-    expect(formatDateTime('2024-07-01T10:30:00Z')).toBe('01-07-2024 12:30');
-    expect(formatDateTime('2024-01-01T23:30:00Z')).toBe('02-01-2024 00:30');
+    expect(formatDateTime('2024-07-01T10:30:00Z', 'Europe/Berlin')).toBe('01-07-2024 12:30');
+    expect(formatDateTime('2024-01-01T23:30:00Z', 'Europe/Berlin')).toBe('02-01-2024 00:30');
     expect(formatDateTime('2024-07-01T10:30:00Z', 'UTC')).toBe('01-07-2024 10:30');
-    expect(formatDateTime(undefined)).toBe('');
+    expect(formatDateTime(undefined, 'Europe/Berlin')).toBe('');
+    // The same moment as the office's clock shows it, with the offset (the SEPA file's creation time).
+    expect(localIsoDateTime(new Date('2024-01-01T23:30:00Z'), 'Europe/Berlin')).toBe('2024-01-02T00:30:00+01:00');
+    expect(localIsoDateTime(new Date('2024-07-01T10:30:00Z'), 'America/New_York')).toBe('2024-07-01T06:30:00-04:00');
   });
 
   it('shows money with the euro sign and two decimals', () => {
@@ -36,6 +39,9 @@ describe('formatting', () => {
     expect(parseAmount('€ 1.500')).toBe(1500);
     expect(parseAmount('1,500')).toBe(1500);
     expect(parseAmount('1.000.000')).toBe(1000000);
+    // A first group starting with 0 groups no thousands: too many decimals, never read as a whole euro amount.
+    for (const tiny of ['0.001', '0,001', '-0.005', '00.100', '0.001.000']) expect(parseAmount(tiny), tiny).toBeNull();
+    expect(parseAmount('0,01')).toBe(0.01);
     expect(parseAmount('-12,30 EUR')).toBe(-12.3);
     expect(parseAmount('€\u00a04.500,00')).toBe(4500);
     expect(parseAmount('12')).toBe(12);

@@ -17,14 +17,19 @@ export function formatDate(value: string | null | undefined): string {
 }
 
 /** An ISO timestamp → `DD-MM-YYYY HH:mm` in the office's time zone. */
-export function formatDateTime(value: string | Date | null | undefined, tz: string = DEFAULT_TIMEZONE): string {
+export function formatDateTime(value: string | Date | null | undefined, tz: string): string {
   if (!value) return '';
   const d = dayjs(value);
   return d.isValid() ? d.tz(tz).format(DATETIME_FORMAT) : '';
 }
 
+/** A moment as the office's clock shows it, in ISO 8601 with the zone's offset: `2026-11-29T10:15:00+01:00`. */
+export function localIsoDateTime(value: Date, tz: string): string {
+  return dayjs(value).tz(tz).format('YYYY-MM-DDTHH:mm:ssZ');
+}
+
 /** Today's calendar date (YYYY-MM-DD) in the office's time zone. */
-export function todayIn(tz: string = DEFAULT_TIMEZONE): string {
+export function todayIn(tz: string): string {
   return dayjs().tz(tz).format('YYYY-MM-DD');
 }
 
@@ -59,9 +64,10 @@ export function parseAmount(text: string): number | null {
       cents = after;
     }
   }
-  // Separators left in the whole part group thousands: three digits after each.
+  // Separators left in the whole part group thousands: three digits after each, after one to three that do not
+  // start with 0 (`0.001` is a tenth of a cent written with too many decimals, not one euro: refused).
   const groups = whole.replace(/^-/, '').split(/[.,]/);
-  if (groups.length > 1 && (groups[0]!.length === 0 || groups[0]!.length > 3 || groups.slice(1).some((g) => g.length !== 3))) return null;
+  if (groups.length > 1 && (!/^[1-9]\d{0,2}$/.test(groups[0]!) || groups.slice(1).some((g) => g.length !== 3))) return null;
   const digits = whole.replace(/[.,]/g, '');
   if (cents.length > 2 || /[.,]/.test(cents) || digits === '' || digits === '-') return null;
   const n = Number(`${digits}.${cents || '0'}`);

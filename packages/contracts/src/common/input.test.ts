@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanInput, dateRangeProblem, textProblem } from './input.js';
-import { iban, intake, isoDate, optionalText, requiredText, wholeNumber } from './fields.js';
+import { iban, intake, isoDate, optionalMultilineText, optionalText, requiredText, wholeNumber } from './fields.js';
 
 describe('text rules', () => {
   it('refuses NUL and lone surrogates, accepts paired surrogates (emoji)', () => {
@@ -14,6 +14,29 @@ describe('text rules', () => {
     expect(requiredText('Name').safeParse('x\u0000').error?.issues[0]?.message).toBe('Name must not contain a NUL character');
     expect(optionalText('Comment').parse('Co\u0301te')).toBe('C\u00f3te');
     expect(requiredText('Name').safeParse(undefined).error?.issues[0]?.message).toBe('Name is required');
+  });
+});
+
+describe('one line or several (decision 060)', () => {
+  it('a one-line field refuses line breaks (also U+2028 and U+0085), tabs and other control characters, naming the field and the character', () => {
+    const street = optionalText('Street');
+    for (const v of ['Main St\n12', 'Main St\r12', 'Main St\u2028 12', 'Main\u0085St']) expect(street.safeParse(v).error?.issues.map((i) => i.message), JSON.stringify(v)).toEqual(['Street must be one line (no line breaks)']);
+    expect(street.safeParse('Ring\u0007 7').error?.issues[0]?.message).toBe('Street must not contain control characters (U+0007)');
+    expect(street.safeParse('Ring\u009b7').error?.issues[0]?.message).toBe('Street must not contain control characters (U+009B)');
+    expect(street.safeParse('Ring\t7').error?.issues[0]?.message).toBe('Street must not contain control characters (U+0009 (tab))');
+    expect(requiredText('Last name').safeParse('Ng\u001b[31m').error?.issues.map((i) => i.message)).toEqual(['Last name must not contain control characters (U+001B)']);
+  });
+
+  it('trims a pasted line break or tab at either end instead of refusing it; keeps what is allowed', () => {
+    expect(optionalText('Street').parse('\tMain St 12\r\n')).toBe('Main St 12');
+    expect(optionalText('Name').parse('Zoë 😀 \u202e')).toBe('Zoë 😀 \u202e');
+  });
+
+  it('comments keep line breaks and tabs, and refuse the other control characters', () => {
+    const comments = optionalMultilineText('Comments');
+    expect(comments.parse('Called:\n\tno answer\r\nagain')).toBe('Called:\n\tno answer\r\nagain');
+    expect(comments.safeParse('ding\u0007').error?.issues[0]?.message).toBe('Comments must not contain control characters (U+0007)');
+    expect(comments.safeParse('x'.repeat(5001)).error?.issues[0]?.message).toBe('Comments must be at most 5000 characters');
   });
 });
 

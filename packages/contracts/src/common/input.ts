@@ -26,6 +26,35 @@ export function textProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** Line breaks, also the Unicode ones a paste from a word processor brings (U+2028, U+2029, U+0085). */
+const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
+/** C0 and C1 control characters other than line breaks and tab: the bell, escape, backspace … print as boxes or not at all. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]/;
+
+/** The first control character of a text, named as U+XXXX. */
+function controlOf(value: string, pattern: RegExp): string | undefined {
+  const found = pattern.exec(value)?.[0];
+  return found === undefined ? undefined : `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * What is wrong with the text of a one-line field (a name, a street, a description), or undefined: a line break
+ * breaks the greeting of a letter and a cell of the bank's file, a control character prints as a box (decision 060).
+ */
+export function oneLineProblem(value: string): string | undefined {
+  if (LINE_BREAK.test(value)) return 'must be one line (no line breaks)';
+  const tab = value.includes('\t') ? 'U+0009 (tab)' : undefined;
+  const control = controlOf(value, CONTROL) ?? tab;
+  return control === undefined ? undefined : `must not contain control characters (${control})`;
+}
+
+/** What is wrong with the text of a field of several lines (comments), or undefined: line breaks and tabs are fine. */
+export function multiLineProblem(value: string): string | undefined {
+  const control = controlOf(value, CONTROL);
+  return control === undefined ? undefined : `must not contain control characters (${control})`;
+}
+
 /** Text as it is stored and compared: composed (NFC), so "é" typed two ways is one value. */
 export function normaliseText(value: string): string {
   return value.normalize('NFC');

@@ -18,7 +18,6 @@ describe('Email settings: the SMTP server', () => {
     'smtp://mail.example.org:587',
     'mail.example.org:587',
     'mail.example.org/submit',
-    'mail.example.org\r\nBcc: x',
     'mail..example.org',
     '-mail.example.org',
     'mail_server.example.org',
@@ -30,6 +29,11 @@ describe('Email settings: the SMTP server', () => {
   ])('refuses %j with one message naming smtp_servername', (host) => {
     expect(isSmtpHost(host)).toBe(false);
     expect(issues({ smtp_servername: host })).toEqual([['smtp_servername', SMTP_HOST_MESSAGE]]);
+  });
+
+  it('refuses a header smuggled in after a line break with the one-line message (decision 060)', () => {
+    expect(isSmtpHost('mail.example.org\r\nBcc: x')).toBe(false);
+    expect(issues({ smtp_servername: 'mail.example.org\r\nBcc: x' })).toEqual([['smtp_servername', 'SMTP server must be one line (no line breaks)']]);
   });
 
   it('an empty server is "required", not also a bad host name', () => {

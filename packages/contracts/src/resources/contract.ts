@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { formatDate } from '../common/format.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { intake, isLeftOut, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { intake, isLeftOut, isoDate, wholeNumber as whole, optionalDate, optionalRef, optionalMultilineText, optionalText, requiredRef, requiredText } from '../common/fields.js';
 import { canTransition, contractStatusName, STATUS_ACTIONS, statusActionsFrom } from '../rules/contract-status.js';
 import { createTransactionFee, downloadInvoiceDetails, planInvoices, switchToSemesterPayment } from './invoice-planning.js';
 import { downloadStudentAgreements, importBankinfo, importContracts, importDreamApply } from './contract-import.js';
@@ -87,7 +87,7 @@ const editable = {
   check_universityfee_payment: z.boolean({ error: 'Check university fee payment is required' }),
   instalments: z.boolean({ error: 'Instalments is required' }),
   number: optionalText('Number', 50),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
 };
 
 /** A contract ends on or after its start: checked on the form, and by the service against the stored dates. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { defineResource } from '../common/resource.js';
-import { isoDate, money, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
+import { isoDate, money, optionalMultilineText, requiredRef, wholeNumber } from '../common/fields.js';
 
 const nullableText = z.string().nullable();
 
@@ -46,7 +46,7 @@ const editable = {
   commission: money('Commission').refine((v) => v >= 0, 'Commission cannot be negative'),
   paid_by_shopify: z.boolean({ error: 'Paid by Shopify must be true or false' }),
   amount_shopify: optionalMoney('Amount Shopify'),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
   /** A payment beyond what the invoice still owes is refused (409) unless this says so (decision 021). */
   allow_overpayment: z.boolean({ error: 'allow_overpayment must be true or false' }).optional(),
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { isoDate, money, nonNegativeMoney, optionalDate, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
+import { isoDate, money, nonNegativeMoney, optionalDate, optionalMultilineText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
 import { DOCUMENT_TYPE_INVOICE, DOCUMENT_TYPE_TRANSACTION_FEE, INVOICE_DOCUMENT_TYPE_IDS } from '../rules/document-types.js';
 
 const nullableText = z.string().nullable();
@@ -76,7 +76,7 @@ const editable = {
   document_type_id: invoiceType,
   pro_forma: z.boolean({ error: 'Pro forma must be true or false' }),
   extended_deadline_date: optionalDate('Extended deadline'),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
 };
 
 /** A new invoice is a planned one (credit notes come from a numbered invoice, issue 13 point 6). */
@@ -95,7 +95,7 @@ export const CreditNoteCreateSchema = z.strictObject({
   linked_invoice_id: requiredRef('Invoice'),
   amount: money('Amount').refine((v) => v > 0, 'Amount must be more than 0'),
   description: requiredText('Description', 500),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
 });
 
 /** A body creates a credit note when it names the invoice it credits. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../common/actions.js';
 import { ExportRequestSchema } from '../common/resource-actions.js';
 import { defineResource, type RecordRow } from '../common/resource.js';
-import { isoDate, nonNegativeMoney, optionalRef, optionalText, requiredRef, wholeNumber } from '../common/fields.js';
+import { isoDate, nonNegativeMoney, optionalRef, optionalMultilineText, optionalText, requiredRef, requiredText, wholeNumber } from '../common/fields.js';
 import { SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE } from '../rules/scholarship-payments.js';
 
 const nullableText = z.string().nullable();
@@ -49,7 +49,7 @@ const editable = {
   planned_date: isoDate('Planned date'),
   period: optionalText('Period', 40),
   description: optionalText('Description', 500),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
   university_id: optionalRef('University'),
   linked_invoice_id: optionalRef('Linked invoice or credit note'),
 };
@@ -166,14 +166,14 @@ const exportPayments = defineAction({
 
 /**
  * The SEPA credit-transfer file (pain.001.001.03) of an export, chosen among the exports (newest first, each named
- * by its time, user, payments and total): the last one when none is chosen.
+ * by its time, user, payments and total): the caller's own latest when none is chosen (decision 060).
  */
 const downloadSepa = defineAction({
   name: 'download_sepa',
   label: 'Download SEPA file',
   scope: 'list',
   input: z.object({ export_id: wholeNumber('export_id').positive('export_id must be an export').optional() }),
-  fields: [{ name: 'export_id', label: 'Export (empty: the latest)', kind: 'select', choices: 'scholarship_payment_exports' }],
+  fields: [{ name: 'export_id', label: 'Export (empty: your latest)', kind: 'select', choices: 'scholarship_payment_exports' }],
   result: 'file',
   level: 'user',
   views: ['numbered'],
@@ -223,7 +223,7 @@ const scheduleByReference = defineAction({
   label: 'Schedule by Reference',
   scope: 'list',
   input: z.object({
-    document_reference: z.string({ error: 'Document reference is required' }).trim().min(1, 'Document reference is required').max(60, 'Document reference is too long'),
+    document_reference: requiredText('Document reference', 60),
     payment_date: isoDate('Payment date').optional(),
   }),
   fields: [

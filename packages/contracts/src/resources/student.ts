@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
-import { email, isoDate, text, optionalBic, optionalIban, optionalRef, optionalText, requiredRef, requiredText } from '../common/fields.js';
+import { email, isoDate, text, optionalBic, optionalIban, optionalRef, optionalMultilineText, optionalText, requiredRef, requiredText } from '../common/fields.js';
 
 export const GENDERS = ['Male', 'Female', 'Non-Binary'] as const;
 
@@ -61,7 +61,7 @@ const fields = {
   phone: optionalText('Phone', 50),
   email_address: email('Email address'),
   passport_number: optionalText('Passport number', 50),
-  comments: optionalText('Comments', 5000),
+  comments: optionalMultilineText('Comments'),
   payment_holder_first_name: optionalText('Payment holder first name', 100),
   payment_holder_last_name: optionalText('Payment holder last name', 100),
   payment_holder_address: optionalText('Payment holder address', 300),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../common/resource.js';
-import { bic, iban, nonNegativeMoney, requiredText } from '../common/fields.js';
+import { bic, iban, nonNegativeMoney, requiredMultilineText, requiredText } from '../common/fields.js';
 
 export const UniversitySchema = z.object({
   id: z.number().int(),
@@ -21,8 +21,8 @@ export const UniversityCreateSchema = z.object({
   payment_holder_name: requiredText('Payment holder name', 200),
   payment_holder_iban: iban('Payment holder IBAN'),
   payment_holder_swift: bic('Payment holder SWIFT'),
-  payment_holder_address: requiredText('Payment holder address', 500),
-  payment_bank_address: requiredText('Bank address', 500),
+  payment_holder_address: requiredMultilineText('Payment holder address', 500),
+  payment_bank_address: requiredMultilineText('Bank address', 500),
   payment_amount: nonNegativeMoney('Payment amount'),
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMonths, fromCents, invoicesToPlan, plannedShare, splitInSemesters, toCents } from './invoice-planning.js';
 import { documentReference } from './document-types.js';
+import { secondSemesterDate } from './scholarship-payments.js';
 
 const fees = {
   registration_fee_amount: '150.00',
@@ -32,6 +33,20 @@ describe('invoice planning (issue 13 point 3)', () => {
       const [a, b] = splitInSemesters(amount);
       expect(toCents(a) + toCents(b)).toBe(toCents(amount));
     }
+  });
+
+  it('counts every semester from the start: a 29 February start has its year 2 on 28 February and its second semester on 29 August (decision 060)', () => {
+    const drafts = invoicesToPlan(fees, { start_date: '2028-02-29', instalments: true }, []).filter((d) => d.document_type_id === 5);
+    expect(drafts.map((d) => [d.year, d.semester, d.planned_date])).toEqual([
+      [1, 1, '2028-02-29'],
+      [1, 2, '2028-08-29'],
+      [2, 1, '2029-02-28'],
+      [2, 2, '2029-08-29'],
+    ]);
+    // Split later (Switch to semester payment): the same days, unless someone moved the yearly date.
+    expect(secondSemesterDate('2029-02-28', '2028-02-29', 2)).toBe('2029-08-29');
+    expect(secondSemesterDate('2029-03-15', '2028-02-29', 2)).toBe('2029-09-15');
+    expect(secondSemesterDate('2026-09-01', '2026-09-01', 1)).toBe('2027-03-01');
   });
 
   it('plannedShare is the whole amount for a year and the halves of splitInSemesters for its semesters', () => {

@@ -115,7 +115,9 @@ export function invoicesToPlan(fees: FeeAmounts, contract: { start_date: string;
           pro_forma: false,
           amount: semester === 1 ? halves[0] : halves[1],
           description: `${fee.name} year ${year}, semester ${semester}`,
-          planned_date: addMonths(yearStart, 6 * (semester - 1)),
+          // Counted from the start, not from yearStart: a 29 February start's year 2 begins on 28 February, and
+          // its second semester still on 29 August.
+          planned_date: addMonths(contract.start_date, 12 * (year - 1) + 6 * (semester - 1)),
         });
       }
     }

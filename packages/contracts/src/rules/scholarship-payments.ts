@@ -25,6 +25,15 @@ export function termStart(contractStart: string, year: number, semester: number)
 }
 
 /**
+ * The day six months after a yearly invoice's or fee's planned date, where a split into semesters plans the second:
+ * counted from the contract's start when the date is its year's start (a 29 February start's year 2 begins on 28
+ * February, its second semester still on 29 August), from the date itself when someone moved it.
+ */
+export function secondSemesterDate(planned: string, contractStart: string, year: number): string {
+  return planned === termStart(contractStart, year, 0) ? termStart(contractStart, year, 2) : addMonths(planned, 6);
+}
+
+/**
  * The payment date of a payment being scheduled (issue 15 point 3): the one given; otherwise the planned date if
  * it is still to come; otherwise today.
  */

@@ -96,11 +96,12 @@ export function authRouter(ctx: AppContext): Router {
     const token = signToken(ctx.jwtSecret, { sub: String(row.id), sid: session.id }, ctx.env.SESSION_HOURS * 3600);
     res.cookie(SESSION_COOKIE, token, { ...cookieOptions, expires: session.expiresAt });
     const { hash: _hash, ...user } = row;
-    res.json({ user, token });
+    res.json({ user, timezone: ctx.env.APP_TIMEZONE, token });
   });
 
   route(router, 'get', '/auth/me', (req, res) => {
-    res.json({ user: req.user });
+    // The office's zone: the web shows every time on the office's clock, wherever the browser is (decision 060).
+    res.json({ user: req.user, timezone: ctx.env.APP_TIMEZONE });
   });
 
   route(router, 'post', '/auth/logout', async (req, res) => {

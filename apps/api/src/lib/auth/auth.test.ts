@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import bcrypt from 'bcryptjs';
 import { and, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS } from '@app/contracts';
-import { logEvents, sessions, users } from '@app/db';
+import { countries, logEvents, sessions, users } from '@app/db';
 import { setupTestApp, TEST_JWT_SECRET } from '../../test/app.js';
 import { createUser, loginToken, PASSWORD, userWithToken } from '../../test/factories.js';
 
@@ -168,6 +168,21 @@ describe('session tokens', () => {
     const res = await me(token);
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Your account is deactivated');
+  });
+
+  it('refuses a call from a page showing another user than the session (X-User-Id): another tab logged in since; nothing is done', async () => {
+    const shown = await userWithToken(t.app, t.db, 'Administrator');
+    const now = await userWithToken(t.app, t.db, 'Administrator');
+    await t.db.update(users).set({ usr_first_name: 'Bob', usr_last_name: 'Other' }).where(eq(users.id, now.id));
+    const as = (method: 'get' | 'post', path: string, expected: number) =>
+      t.http()[method](`/api/v1.0${path}`).set('Authorization', `Bearer ${now.token}`).set('X-User-Id', String(expected));
+    const refused = await as('post', '/countries', shown.id).send({ cntry_code: 'XU', cntry_name: 'Made in the wrong name' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(
+      'You are logged in as Bob Other now (in another tab or window of this browser), not as the user this page shows. Nothing was changed: reload the page to go on as Bob Other.',
+    );
+    expect(await t.db.select().from(countries).where(eq(countries.cntry_code, 'XU'))).toEqual([]);
+    expect((await as('post', '/countries', now.id).send({ cntry_code: 'XU', cntry_name: 'Made by the one logged in' })).status).toBe(201);
   });
 
   it('refuses a token whose session has expired in the database', async () => {

@@ -46,7 +46,7 @@ export function crudRouter(service: CrudService): Router {
     if (!resource.deletable) {
       throw new AppError('METHOD_NOT_ALLOWED', `A ${resource.title} can never be deleted`);
     }
-    await service.remove(idParam(req.params.id), actorOf(req));
+    await service.remove(idParam(req.params.id), actorOf(req), { version: req.get('If-Match') });
     res.status(204).end();
   });
 

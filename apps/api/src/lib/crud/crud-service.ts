@@ -285,7 +285,12 @@ const AUDIT_COLUMNS = new Set(['id', 'edit_timestamp', 'edit_user', 'creation_ti
  * The service of a resource: list, get, create, update (with stale-edit check and per-record rules), delete,
  * lock and iterate, built from the table and the descriptor. Resources add rules through hooks.
  */
-export function createCrudService<T extends CrudTable>(db: Database, config: CrudConfig<T>) {
+/**
+ * The generic service of a resource. `ctx`: the database, and the office's time zone (APP_TIMEZONE) its messages
+ * name times in ("changed by … at 29-11-2026 10:15").
+ */
+export function createCrudService<T extends CrudTable>(ctx: { db: Database; env: { APP_TIMEZONE: string } }, config: CrudConfig<T>) {
+  const { db } = ctx;
   const pool = db.$client;
   const { resource, columns } = config;
   const table = config.table as T & { edit_timestamp: AnyPgColumn; edit_user: AnyPgColumn };
@@ -415,7 +420,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       .from(table as PgTable)
       .where(eq(table.id, id))
       .for('update');
-    if (!locked) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
+    if (!locked) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found: it may have been deleted`);
     return { row: await get(id, tx), stamp: locked.stamp as Date, editUser: (locked.editUser as number | null) ?? null };
   }
 
@@ -869,7 +874,7 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
     const [editor] = locked.editUser === null ? [] : await tx.select({ name: users.usr_name }).from(users).where(eq(users.id, locked.editUser));
     throw new AppError(
       'CONFLICT',
-      `This ${resource.title} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(locked.stamp)} after you opened it. ` +
+      `This ${resource.title} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(locked.stamp, ctx.env.APP_TIMEZONE)} after you opened it. ` +
         'Reload it to see the changes.',
     );
   }
@@ -926,6 +931,8 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
 
   return {
     config,
+    /** The office's time zone: the times its messages name are on that clock. */
+    timeZone: ctx.env.APP_TIMEZONE,
     get,
     lock,
     checkLockedFor,
@@ -1107,11 +1114,17 @@ export function createCrudService<T extends CrudTable>(db: Database, config: Cru
       });
     },
 
-    async remove(id: number, actor: Actor, options: WriteOptions = {}): Promise<void> {
+    /**
+     * Deletes the record. With `version` (If-Match) only the version the client saw: a record someone else changed
+     * since is kept and the 409 names who and when, as for an update (decision 060).
+     */
+    async remove(id: number, actor: Actor, options: WriteOptions & { version?: string } = {}): Promise<void> {
       try {
         await inTransaction(options.tx, async (tx) => {
-          const { row } = await lock(tx, id);
+          const locked = await lock(tx, id);
+          const { row } = locked;
           checkLockedFor(row, actor);
+          await checkVersion(tx, locked, options.version);
           const reason = whyNotDeletable(resource, row);
           if (reason) throw new AppError('CONFLICT', reason);
           await hooks.beforeDelete?.(tx, row, actor);

@@ -36,6 +36,14 @@ describe('acceptUpload', () => {
     expect(res.body).toEqual({ message: 'The file is larger than 1000 bytes', errors: { file: ['larger than 1000 bytes'] } });
   });
 
+  it('reads a file name as browsers escape it (%22 for ", %0D and %0A): stored as the user’s name, made safe', async () => {
+    const boundary = 'b0undary';
+    const body = multipartBody(boundary, [{ name: 'file', filename: 'Vertrag %22final%22 100%25.pdf', content: pdfOf(100) }]);
+    const res = await request(app).post('/upload').set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.filename).toBe('Vertrag _final_ 100%25.pdf');
+  });
+
   it('hands over a declared text field, before or after the file', async () => {
     const boundary = 'b0undary';
     for (const parts of [

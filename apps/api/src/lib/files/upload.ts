@@ -85,6 +85,14 @@ function otherTextEncoding(buffer: Buffer, recognised: boolean): string | undefi
 }
 
 /** The kind of the content, checked against the allowed kinds and the name's extension. */
+/**
+ * The file name as the user's file has it: browsers escape `"`, CR and LF in a multipart file name as %22, %0D and
+ * %0A (the HTML form-data encoding), which would otherwise be stored as typed escapes (decision 060).
+ */
+export function formFilename(sent: string): string {
+  return sent.replace(/%22|%0D|%0A/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+}
+
 async function checkKind(buffer: Buffer, name: string, field: string, types: readonly FileKind[]): Promise<{ filename: string; kind: FileKind }> {
   const refuse = (text: string) => new AppError('BAD_REQUEST', `${field}: ${text}`, { [field]: [text] });
   const found = await recognise(buffer);
@@ -229,7 +237,7 @@ export function acceptUpload(options: UploadOptions): RequestHandler {
       }
       const done = file;
       const buffer = Buffer.concat(done.chunks, done.size);
-      checkKind(buffer, sanitizeFilename(done.name), field, options.types).then(
+      checkKind(buffer, sanitizeFilename(formFilename(done.name)), field, options.types).then(
         ({ filename, kind }) => {
           settled = true;
           req.upload = { file: { filename, mimeType: kind.mime, size: done.size, sha256: done.hash.digest('hex'), buffer }, fields };

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import {
-  addMonths,
+  secondSemesterDate,
   AppError,
   DOCUMENT_TYPE_ADMINISTRATION_FEE,
   DOCUMENT_TYPE_PARTICIPATION_FEE,
@@ -153,7 +153,7 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
       pro_forma: invoice.pro_forma,
       amount: semester === 1 ? halves[0] : halves[1],
       description: `${invoice.description}, semester ${semester}`,
-      planned_date: invoice.planned_date === null ? null : addMonths(invoice.planned_date, 6 * (semester - 1)),
+      planned_date: invoice.planned_date === null || semester === 1 ? invoice.planned_date : secondSemesterDate(invoice.planned_date, contract.start_date, invoice.year),
       comments: invoice.comments,
       document_reference: documentReference(contract.application_number, { year: invoice.year, semester, document_type_id: invoice.document_type_id }),
       creation_user: actor.user.id,
@@ -178,7 +178,7 @@ export async function switchContractToSemesters(tx: Tx, actor: Actor, contractId
       const feeHalves = splitInSemesters(fee.amount);
       const made = await tx.insert(scholarshipPayments).values(
         inserted.map((semesterInvoice, k) => {
-          const day = addMonths(fee.planned_date, 6 * k);
+          const day = k === 0 ? fee.planned_date : secondSemesterDate(fee.planned_date, contract.start_date, invoice.year);
           return {
             contract_id: contractId,
             scholarship_payment_type_id: fee.scholarship_payment_type_id,

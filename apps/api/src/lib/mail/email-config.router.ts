@@ -36,7 +36,7 @@ export function emailConfigRouter(ctx: AppContext): Router {
       }
       // The test mail is a template like every text the product sends (`test_email`): an uploaded one is what goes.
       const rendered = await renderMail({ db: tx, env: ctx.env }, 'test_email', {
-        sent_at: formatDateTime(new Date().toISOString()),
+        sent_at: formatDateTime(new Date().toISOString(), ctx.env.APP_TIMEZONE),
         user: actor.user.usr_name,
         recipient: settings.test_email_address,
         server: `${settings.smtp_servername}:${settings.smtp_port} (${settings.smtp_security})`,

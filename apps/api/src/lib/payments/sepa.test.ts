@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sepaCreditTransfer, type SepaTransfer } from './sepa.js';
+import { sepaCreditTransfer, sepaNameChange, type SepaTransfer } from './sepa.js';
 
 const transfer = (amount: string): SepaTransfer => ({
   endToEndId: 'S2026-00001',
@@ -13,7 +13,7 @@ const transfer = (amount: string): SepaTransfer => ({
 const file = (...amounts: string[]) =>
   sepaCreditTransfer({
     messageId: 'SP-1',
-    createdAt: new Date('2026-11-26T12:00:00Z'),
+    createdAt: '2026-11-26T13:00:00+01:00',
     debtor: { name: 'Office', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
     transfers: amounts.map(transfer),
   });
@@ -27,5 +27,17 @@ describe('sepaCreditTransfer amounts', () => {
 
   it('refuses to write a transfer of 0, of less, or of fractions of a cent', () => {
     for (const amount of ['0.00', '0', '-5.50', '1.001', 'abc', '']) expect(() => file('10.00', amount), amount).toThrow(/cannot be written/);
+  });
+});
+
+describe('sepa names', () => {
+  it('says when the file writes a name other than its letters read: another script left out, or cut at 70; accents are no change', () => {
+    expect(sepaNameChange('Иван Petrov')).toBe('"Petrov" (without Иван)');
+    expect(sepaNameChange('Zoë Ærøskøbing-Łódź')).toBeNull();
+    expect(sepaNameChange(`Maria ${'Bianchi-Ströbel '.repeat(5)}`)).toBe(`"${`Maria ${'Bianchi-Strobel '.repeat(5)}`.slice(0, 70).trim()}" (cut to 70 characters)`);
+  });
+
+  it('dates the file by the office clock with its offset', () => {
+    expect(file('1.00')).toContain('<CreDtTm>2026-11-26T13:00:00+01:00</CreDtTm>');
   });
 });

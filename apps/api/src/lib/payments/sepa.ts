@@ -51,6 +51,24 @@ function sepaChars(value: string): string {
 /** Whether a name keeps a letter in the SEPA character set (a name in another script would reach the bank as NOTPROVIDED). */
 export const sepaNameWritable = (name: string) => /[A-Za-z]/.test(sepaChars(name));
 
+/** The longest name a SEPA file carries (Max70Text). */
+export const SEPA_NAME_MAX = 70;
+
+/**
+ * How the SEPA file writes a name other than as its letters read, or null: letters of another script left out
+ * (`Иван Petrov` → `Petrov`), or a name cut at 70 characters. Accents lost (é → e) are no such change. The export
+ * says so beside the file, so nobody learns it from the bank (decision 060).
+ */
+export function sepaNameChange(name: string): string | null {
+  const dropped = [...name].filter((c) => /\p{L}/u.test(c) && !/[A-Za-z]/.test(sepaChars(c)));
+  const written = sepaText(name, SEPA_NAME_MAX);
+  const reasons = [
+    ...(dropped.length > 0 ? [`without ${dropped.join('')}`] : []),
+    ...(sepaChars(name).length > SEPA_NAME_MAX ? [`cut to ${SEPA_NAME_MAX} characters`] : []),
+  ];
+  return reasons.length > 0 ? `"${written}" (${reasons.join(', ')})` : null;
+}
+
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /** Sum of NUMERIC texts, exactly (integer cents). */
@@ -80,7 +98,13 @@ function postalAddress(address: SepaTransfer['creditorAddress']): string {
 }
 
 /** The pain.001.001.03 document for these transfers, debited from the office's account. */
-export function sepaCreditTransfer(input: { messageId: string; createdAt: Date; debtor: SepaDebtor; transfers: readonly SepaTransfer[] }): string {
+export function sepaCreditTransfer(input: {
+  messageId: string;
+  /** When the file was made, as the office's clock shows it, with the zone's offset (`2026-11-29T10:15:00+01:00`). */
+  createdAt: string;
+  debtor: SepaDebtor;
+  transfers: readonly SepaTransfer[];
+}): string {
   const { debtor, transfers } = input;
   // Every amount checked before any is summed.
   for (const t of transfers) amountText(t.amount);
@@ -96,7 +120,7 @@ export function sepaCreditTransfer(input: { messageId: string; createdAt: Date; 
     '<CstmrCdtTrfInitn>',
     '<GrpHdr>',
     `<MsgId>${xml(sepaText(input.messageId, 35))}</MsgId>`,
-    `<CreDtTm>${input.createdAt.toISOString().slice(0, 19)}</CreDtTm>`,
+    `<CreDtTm>${xml(input.createdAt)}</CreDtTm>`,
     `<NbOfTxs>${transfers.length}</NbOfTxs>`,
     `<CtrlSum>${sumAmounts(transfers.map((t) => t.amount))}</CtrlSum>`,
     `<InitgPty><Nm>${debtorName}</Nm></InitgPty>`,
@@ -123,7 +147,7 @@ export function sepaCreditTransfer(input: { messageId: string; createdAt: Date; 
         `<PmtId><EndToEndId>${xml(sepaText(t.endToEndId, 35))}</EndToEndId></PmtId>`,
         `<Amt><InstdAmt Ccy="EUR">${amountText(t.amount)}</InstdAmt></Amt>`,
         `<CdtrAgt><FinInstnId><BIC>${xml(t.bic.replace(/\s+/g, '').toUpperCase())}</BIC></FinInstnId></CdtrAgt>`,
-        `<Cdtr><Nm>${xml(sepaText(t.creditorName, 70))}</Nm>${postalAddress(t.creditorAddress)}</Cdtr>`,
+        `<Cdtr><Nm>${xml(sepaText(t.creditorName, SEPA_NAME_MAX))}</Nm>${postalAddress(t.creditorAddress)}</Cdtr>`,
         `<CdtrAcct><Id><IBAN>${xml(t.iban.replace(/\s+/g, '').toUpperCase())}</IBAN></Id></CdtrAcct>`,
         `<RmtInf><Ustrd>${xml(sepaText(t.remittance, 140))}</Ustrd></RmtInf>`,
         '</CdtTrfTxInf>',

@@ -82,7 +82,7 @@ export async function checkTemplates(db: DbOrTx, env: Env, reportName: string): 
   const entries: CheckEntry[] = [];
   // The previews' From and Reply-To are what the outbox sends (before the settings name a from address, the office's).
   const sender = senderOf(env, (await readSmtpSettings(db)).from_email_address || officeOf(env).email);
-  const report: string[] = [`Template check, ${formatDateTime(new Date().toISOString())}`, ''];
+  const report: string[] = [`Template check, ${formatDateTime(new Date().toISOString(), env.APP_TIMEZONE)}`, ''];
   let ok = 0;
   const failures: CheckResult['failures'] = [];
   for (const definition of TEMPLATES) {

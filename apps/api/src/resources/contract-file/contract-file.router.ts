@@ -12,7 +12,7 @@ const f = contractFiles;
 const file = storedFiles;
 
 export function contractFileModule(ctx: AppContext): ResourceModule {
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: contractFileResource,
     table: f,
     columns: {

@@ -277,7 +277,7 @@ describe('payment status over a period (issue 18 point 3)', () => {
 
   it('defaults to the academic year containing today, and from after until is a 400 naming the field', async () => {
     const { student } = await contractWithHistory();
-    const year = academicYearOf(todayIn());
+    const year = academicYearOf(todayIn(t.ctx.env.APP_TIMEZONE));
     const res = await post('/contracts/download_paymentstatus_period', { filter: { student_id: student.id } });
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toContain(`Payment_Status_${year.from}_${year.until}.xlsx`);

@@ -205,7 +205,7 @@ async function refuseChangedSincePreview(tx: Tx, service: CrudService, locked: {
   const [editor] = editUser === null ? [] : await tx.select({ name: users.usr_name }).from(users).where(eq(users.id, editUser));
   throw new AppError(
     'CONFLICT',
-    `${service.config.resource.title} ${service.reference(locked.row)} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(stamp)}, after the preview: the import does not overwrite that change. Import the file again to see what it would do now`,
+    `${service.config.resource.title} ${service.reference(locked.row)} was changed by ${editor?.name ?? 'another user'} at ${formatDateTime(stamp, service.timeZone)}, after the preview: the import does not overwrite that change. Import the file again to see what it would do now`,
   );
 }
 

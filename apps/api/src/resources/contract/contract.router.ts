@@ -49,7 +49,7 @@ const plainFields = [
 export function contractModule(ctx: AppContext, studentService: CrudService): ResourceModule {
   const today = () => todayIn(ctx.env.APP_TIMEZONE);
   const money = contractMoney(ctx.db, c.id);
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: contractResource,
     table: c,
     columns: {

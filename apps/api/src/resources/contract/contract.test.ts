@@ -266,7 +266,7 @@ describe('contracts: bulk edit', () => {
     const a = await createContract(t.db);
     const run = await bulk({ ids: [a.id, 999999], changes: { year2_finished: true } });
     expect(run.rows.map((r) => [r.id, r.ok])).toEqual([[a.id, true], [999999, false]]);
-    expect(run.rows[1]!.message).toBe('Error for #999999: Contract 999999 not found');
+    expect(run.rows[1]!.message).toBe('Error for #999999: Contract 999999 not found: it may have been deleted');
     const [row] = await t.db.select().from(contracts).where(eq(contracts.id, a.id));
     expect(row!.year2_finished).toBe(true);
   });

@@ -7,7 +7,7 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 
 export function countryModule(ctx: AppContext): ResourceModule {
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: countryResource,
     table: countries,
     columns: {

@@ -172,6 +172,26 @@ describe('DELETE /countries/:id', () => {
     expect((await api('get', `/countries/${c.id}`)).status).toBe(404);
     expect((await api('delete', `/countries/${c.id}`)).status).toBe(404);
   });
+
+  it('with If-Match deletes only the version the client saw: one changed since stays, and the 409 says who changed it', async () => {
+    const c = await createCountry(t.db, { cntry_code: 'DIM', cntry_name: 'Delete if match' });
+    const seen = c.edit_timestamp.toISOString();
+    const renamed = await api('put', `/countries/${c.id}`).set('If-Match', seen).send({ id: c.id, cntry_name: 'Renamed meanwhile' }).expect(200);
+    const stale = await api('delete', `/countries/${c.id}`).set('If-Match', seen);
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toMatch(/^This Country was changed by Test Administrator at \d{2}-\d{2}-\d{4} \d{2}:\d{2} after you opened it/);
+    expect((await api('get', `/countries/${c.id}`)).body.cntry_name).toBe('Renamed meanwhile');
+    expect((await api('delete', `/countries/${c.id}`).set('If-Match', 'yesterday')).status).toBe(400);
+    expect((await api('delete', `/countries/${c.id}`).set('If-Match', renamed.body.edit_timestamp)).status).toBe(204);
+  });
+
+  it('a change of a record deleted meanwhile says it may have been deleted', async () => {
+    const c = await createCountry(t.db);
+    await api('delete', `/countries/${c.id}`).expect(204);
+    const late = await api('put', `/countries/${c.id}`).set('If-Match', c.edit_timestamp.toISOString()).send({ id: c.id, cntry_name: 'Too late' });
+    expect(late.status).toBe(404);
+    expect(late.body.message).toBe(`Country ${c.id} not found: it may have been deleted`);
+  });
 });
 
 describe('countries choice list', () => {

@@ -20,7 +20,7 @@ import { withUpdateEventLine } from '../../lib/crud/update-event-line.js';
 import { invoiceAmounts } from '../../lib/invoicing/money.js';
 import { queueStudentMail } from '../../lib/mail/student-mail.js';
 import { withdrawMailsOf } from '../../lib/mail/withdraw.js';
-import { nextNumber } from '../../lib/numbering.js';
+import { checkDateInNumberYear, nextNumber } from '../../lib/numbering.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, idFound } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { createStoredPdf, pdfDownload, readStoredPdf, recordPdf } from '../../lib/templates/pdf.js';
@@ -89,7 +89,7 @@ const confirmedFields = ['amount_paid', 'commission', 'payment_date'] as const;
  * "Email Sent" says no until the corrected one goes. Answers the line the edit's event ends with, when a
  * confirmation was withdrawn or un-counted.
  */
-async function letGoOfConfirmation(tx: Tx, _actor: Actor, id: number, changed: FieldChanges): Promise<string | undefined> {
+const letGoOfConfirmation = (tz: string) => async (tx: Tx, _actor: Actor, id: number, changed: FieldChanges): Promise<string | undefined> => {
   if (!confirmedFields.some((f) => f in changed)) return undefined;
   const [before] = await tx.select({ sent: p.payment_confirmation_timestamp }).from(p).where(eq(p.id, id));
   await tx
@@ -98,11 +98,11 @@ async function letGoOfConfirmation(tx: Tx, _actor: Actor, id: number, changed: F
     .where(eq(p.id, id));
   const withdrawn = await withdrawMailsOf(tx, invoicePaymentResource.key, id, 'the payment was edited before the mail went: send the confirmation again');
   const lines = [
-    ...(before?.sent ? [`The confirmation sent ${formatDateTime(before.sent)} showed the old values: Email Sent cleared until the new one is sent`] : []),
+    ...(before?.sent ? [`The confirmation sent ${formatDateTime(before.sent, tz)} showed the old values: Email Sent cleared until the new one is sent`] : []),
     ...withdrawn.map((m) => `E-mail "${m.subject}" to ${m.recipient} withdrawn: it showed the old values`),
   ];
   return lines.length > 0 ? lines.join('. ') : undefined;
-}
+};
 
 export function invoicePaymentModule(ctx: AppContext): ResourceModule {
   /** A payment is booked when the money has come in: a date after today (office time zone) is a typo. */
@@ -112,7 +112,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
     }
   };
 
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: invoicePaymentResource,
     table: p,
     columns: {
@@ -166,13 +166,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
         // A stored date is not checked again: only the one being set.
         if (rest.payment_date !== undefined && rest.payment_date !== current.payment_date) {
           checkPaymentDate(rest.payment_date);
-          // The number carries the payment date's year (decision 021): a date in another year would contradict it.
-          const numberYear = /^P(\d{4})-/.exec(String(current.number))?.[1];
-          const dateYear = String(rest.payment_date).slice(0, 4);
-          if (numberYear && numberYear !== dateYear) {
-            const why = `Payment ID ${String(current.number)} is numbered in ${numberYear}: a payment date in ${dateYear} needs a number of ${dateYear}; delete the payment and book it again with its date`;
-            throw new AppError('BAD_REQUEST', 'Invalid input: payment_date', { payment_date: [why] });
-          }
+          checkDateInNumberYear(current.number, rest.payment_date, { field: 'payment_date', label: 'Payment ID', dateLabel: 'payment date', remedy: 'delete the payment and book it again with its date' });
         }
         // The schema compares the two when both are sent; one alone is compared with the other as stored.
         if (!commissionWithinAmount({ amount_paid: Number(rest.amount_paid ?? current.amount_paid), commission: Number(rest.commission ?? current.commission) })) {
@@ -183,7 +177,7 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
         }
         return rest;
       },
-      ...withUpdateEventLine(invoicePaymentResource.title, letGoOfConfirmation),
+      ...withUpdateEventLine(invoicePaymentResource.title, letGoOfConfirmation(ctx.env.APP_TIMEZONE)),
     },
   });
 

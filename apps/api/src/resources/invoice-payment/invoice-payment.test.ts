@@ -418,7 +418,7 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
     const event = await lastEventOf(row.id);
     expect(event!.changes).toEqual({ amount_paid: { old: 100, new: 123.45 } });
     expect(event!.le_message).toBe(
-      `Updated Invoice Payment "${row.number}": amount_paid 100 → 123.45. The confirmation sent ${formatDateTime(stamped.payment_confirmation_timestamp)} showed the old values: Email Sent cleared until the new one is sent`,
+      `Updated Invoice Payment "${row.number}": amount_paid 100 → 123.45. The confirmation sent ${formatDateTime(stamped.payment_confirmation_timestamp, t.ctx.env.APP_TIMEZONE)} showed the old values: Email Sent cleared until the new one is sent`,
     );
     const unsent = await api('get', `/invoice_payments?contract_id=${contract.id}&email_sent=false`);
     expect(unsent.body.data.map((r: { id: number }) => r.id)).toEqual([row.id]);
@@ -510,7 +510,10 @@ describe('invoice payments: confirmation PDF and e-mail', () => {
       `Updated Invoice Payment "${edited.number}": amount_paid 40 → 45. E-mail "${stale!.subject}" to ${student.email_address} withdrawn: it showed the old values`,
     );
 
-    const deleted = await api('delete', `/invoice_payments/${wrong.id}`).set('If-Match', wrong.edit_timestamp);
+    // Deleted as it is now (Send Email stamped it since it was booked: the stamp booked is stale, decision 060).
+    const shown = (await api('get', `/invoice_payments/${wrong.id}`)).body.edit_timestamp as string;
+    expect((await api('delete', `/invoice_payments/${wrong.id}`).set('If-Match', wrong.edit_timestamp)).status).toBe(409);
+    const deleted = await api('delete', `/invoice_payments/${wrong.id}`).set('If-Match', shown);
     expect(deleted.status, deleted.text).toBe(204);
     const [withdrawn] = await t.db.select().from(outbox).where(eq(outbox.id, waiting!.id));
     expect(withdrawn).toMatchObject({ status: 'failed', last_reply: `Not sent: Invoice Payment "${wrong.number}" was deleted before the mail went` });

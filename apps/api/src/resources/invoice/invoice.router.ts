@@ -56,7 +56,7 @@ const plainFields = [
 
 export function invoiceModule(ctx: AppContext): ResourceModule {
   const today = sql`(now() at time zone ${ctx.env.APP_TIMEZONE})::date`;
-  const base = createCrudService(ctx.db, {
+  const base = createCrudService(ctx, {
     resource: invoiceResource,
     table: i,
     columns: {

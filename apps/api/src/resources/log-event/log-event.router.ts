@@ -10,7 +10,7 @@ import { dayStart } from '../../lib/crud/day.js';
 /** The read-only event log overview (`/logging`), newest first. */
 export function logEventModule(ctx: AppContext): ResourceModule {
   const tz = ctx.env.APP_TIMEZONE;
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: logEventResource,
     table: logEvents,
     columns: {

@@ -55,7 +55,7 @@ async function reachPlannedRows(tx: Tx, actor: Actor, id: number, changed: Field
 
 export function milestoneModule(ctx: AppContext): ResourceModule {
   const m = milestones;
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: milestoneResource,
     table: m,
     columns: {

@@ -16,7 +16,7 @@ const attachmentNames = sql<string | null>`(select string_agg(${storedFiles.file
  * Resend action for a failed or unknown one. The Email settings routes (`/config/email`) come with it.
  */
 export function outboxModule(ctx: AppContext): ResourceModule {
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: outboxResource,
     table: o,
     columns: {

@@ -155,10 +155,13 @@ describe('Email settings', () => {
       expect(Object.keys(res.body.errors)).toContain(field);
     }
     // A server is a host name or an address, nothing more; a port a whole number (decision 039).
-    for (const host of ['smtp example org', 'smtp://mail.example.org:587', 'mail.example.org:587', 'mail.example.org\r\nBcc: x']) {
+    for (const host of ['smtp example org', 'smtp://mail.example.org:587', 'mail.example.org:587']) {
       const res = await put({ smtp_servername: host });
       expect([res.status, res.body.errors]).toEqual([400, { smtp_servername: ['SMTP server must be a host name (mail.example.org) or an IP address, without "smtp://", port or spaces'] }]);
     }
+    // A header smuggled in after a line break: one line is what a one-line field takes (decision 060).
+    const smuggled = await put({ smtp_servername: 'mail.example.org\r\nBcc: x' });
+    expect([smuggled.status, smuggled.body.errors]).toEqual([400, { smtp_servername: ['SMTP server must be one line (no line breaks)'] }]);
     for (const port of ['25', 25.5]) {
       const res = await put({ smtp_port: port });
       expect([res.status, res.body.errors]).toEqual([400, { smtp_port: ['SMTP port must be a whole number 1–65535'] }]);

@@ -7,7 +7,7 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 
 export function programModule(ctx: AppContext): ResourceModule {
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: programResource,
     table: programs,
     columns: { id: programs.id, name: programs.name, shortname: programs.shortname, edit_timestamp: programs.edit_timestamp },

@@ -10,6 +10,7 @@ import {
   formatDate,
   formatDateTime,
   formatMoney,
+  localIsoDateTime,
   paymentDateOf,
   SCHOLARSHIP_PAYMENT_TYPE_ALLOWANCE,
   SCHOLARSHIP_PAYMENT_TYPE_UNIVERSITY_FEE,
@@ -39,10 +40,10 @@ import { createCrudService, moneyValue, type Join, type Row } from '../../lib/cr
 import { recordEvent, recordEvents } from '../../lib/events/record.js';
 import { readStoredFile, storeFile } from '../../lib/files/stored-files.js';
 import { writeXlsx, type SheetColumn } from '../../lib/files/xlsx.js';
-import { nextNumber } from '../../lib/numbering.js';
+import { checkDateInNumberYear, nextNumber } from '../../lib/numbering.js';
 import { bankDataProblem } from '../../lib/payments/bank-data.js';
 import { accountOf, paymentDetails, type PaymentDetail } from '../../lib/payments/details.js';
-import { sepaCreditTransfer } from '../../lib/payments/sepa.js';
+import { sepaCreditTransfer, sepaNameChange } from '../../lib/payments/sepa.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, shortTextParts } from '../../lib/search.js';
 import { parseInput } from '../../lib/errors.js';
 import { queryRoute, route } from '../../lib/routes.js';
@@ -165,7 +166,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     return values;
   }
 
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: scholarshipPaymentResource,
     table: sp,
     columns: {
@@ -226,6 +227,10 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
     hooks: {
       beforeCreate: async (tx, values, actor) => ({ ...(await checkTypeRules(tx, values)), creation_user: actor.user.id }),
       beforeUpdate: async (tx, changes, current) => {
+        // Its number carries the payment date's year, as an invoice payment's does (decision 060).
+        if (changes.payment_date !== undefined && changes.payment_date !== current.payment_date) {
+          checkDateInNumberYear(current.number, changes.payment_date, { field: 'payment_date', label: 'Payment', dateLabel: 'payment date', remedy: 'keep a date of its year' });
+        }
         const merged = await checkTypeRules(tx, { ...current, ...changes });
         return merged.university_id !== current.university_id && changes.university_id === undefined ? { ...changes, university_id: merged.university_id } : changes;
       },
@@ -261,10 +266,10 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         .from(sp)
         .where(inArray(sp.id, accepted));
       // Unique per file (the bank refuses a message id it has seen): the day, the time and a random part.
-      const messageId = `SP-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+      const messageId = `SP-${today.replace(/-/g, '')}-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
       const sepa = sepaCreditTransfer({
         messageId,
-        createdAt: now,
+        createdAt: localIsoDateTime(now, tz),
         debtor: { name: ctx.env.OFFICE_NAME, iban: ctx.env.OFFICE_IBAN, bic: ctx.env.OFFICE_BIC },
         transfers: rows.map((r) => ({
           endToEndId: r.number!,
@@ -278,6 +283,20 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
           executionDate: r.payment_date! < today ? today : r.payment_date!,
         })),
       });
+      // What the file says otherwise than the records (decision 060), said beside it and in the log: names the bank's
+      // character set cannot carry whole, payment dates already past asked for today, and selected rows another
+      // export holds at this moment.
+      const renamed = rows.flatMap((r) => {
+        const change = sepaNameChange(r.payee_name);
+        return change ? [`${r.number} as ${change}`] : [];
+      });
+      const pastDated = rows.filter((r) => r.payment_date! < today).map((r) => r.number);
+      const skipped = ids ? ids.length - locked.length : 0;
+      const notes = [
+        ...(renamed.length > 0 ? [`names in the SEPA file: ${renamed.join(', ')}`] : []),
+        ...(pastDated.length > 0 ? [`dated before today, asked of the bank for today (${formatDate(today)}): ${pastDated.join(', ')}`] : []),
+        ...(skipped > 0 ? [`${skipped} of the ${ids!.length} selected not exported: not ready, or being exported by someone else at this moment`] : []),
+      ];
       const xlsx = await xlsxBuffer(
         'Payments',
         PAYMENT_COLUMNS,
@@ -298,7 +317,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       await recordEvent(tx, {
         type: 'export',
         userId,
-        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${formatMoney(total)}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}`,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${formatMoney(total)}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}${notes.map((n) => `; ${n}`).join('')}`,
       });
       // And one per payment, in its contract's and student's history: where a payee asking "was I paid?" looks.
       await recordEvents(
@@ -314,7 +333,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         })),
       );
       const leftOut = refused.length > 0 ? `; left out (not exported): ${refusedText}` : '';
-      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${formatMoney(total)}${leftOut}` };
+      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${formatMoney(total)}${leftOut}${notes.map((n) => `; ${n}`).join('')}` };
     });
   }
 
@@ -449,7 +468,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       // The log names the export whose file held it: the one to check with the bank if the payee says "paid twice".
       const [was] = await tx.select({ export_id: sp.export_id }).from(sp).where(eq(sp.id, id));
       const changes = await service.applyChanges(tx, row, { exported_timestamp: null, exported_userid: null, export_id: null }, actor);
-      return { changes, message: `Export reset (was exported ${formatDateTime(row.exported_timestamp as string | Date | null)} by ${String(row.exported_user)} in export ${String(was?.export_id)})` };
+      return { changes, message: `Export reset (was exported ${formatDateTime(row.exported_timestamp as string | Date | null, tz)} by ${String(row.exported_user)} in export ${String(was?.export_id)})` };
     }),
     listAction(scholarshipPaymentActions.exportPayments, async (_db, actor, input) => {
       // Of the overview's rows, those ready for export are exported.
@@ -471,14 +490,19 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         },
       };
     }),
-    listAction(scholarshipPaymentActions.downloadSepa, async (db, _actor, input) => {
+    // None chosen: the caller's own latest export, never one another user made a moment later (decision 060).
+    listAction(scholarshipPaymentActions.downloadSepa, async (db, actor, input) => {
       const [exp] = await db
         .select({ id: scholarshipPaymentExports.id, fileId: scholarshipPaymentExports.sepa_file_id })
         .from(scholarshipPaymentExports)
-        .where(input.export_id ? eq(scholarshipPaymentExports.id, input.export_id) : undefined)
+        .where(input.export_id ? eq(scholarshipPaymentExports.id, input.export_id) : eq(scholarshipPaymentExports.created_user, actor.user.id))
         .orderBy(sql`${scholarshipPaymentExports.id} desc`)
         .limit(1);
-      if (!exp) throw new AppError(input.export_id ? 'NOT_FOUND' : 'CONFLICT', input.export_id ? `Export ${input.export_id} not found` : 'No payments have been exported yet');
+      if (!exp) {
+        throw input.export_id
+          ? new AppError('NOT_FOUND', `Export ${input.export_id} not found`, { export_id: [`export ${input.export_id} not found`] })
+          : new AppError('CONFLICT', 'You have not exported payments yet: choose the export whose SEPA file you want', { export_id: ['choose an export'] });
+      }
       const file = await readStoredFile(db, exp.fileId);
       if (!file) throw new AppError('NOT_FOUND', `The SEPA file of export ${exp.id} is gone`);
       return { eventType: 'export', message: `Downloaded the SEPA file of export ${exp.id}`, file: { filename: file.filename, contentType: 'application/xml', content: file.content } };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { isValidBIC, isValidIBAN } from 'ibantools';
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, like, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, scholarshipPaymentResource, todayIn } from '@app/contracts';
 import { contracts, countries, documentCounters, invoices, logEvents, milestones, scholarshipPayments, studentFees, students, universities } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
@@ -71,10 +71,12 @@ function xmllint(xml: string): { ok: boolean; output: string } {
     return { ok: false, output: e.stderr?.toString() ?? String(err) };
   }
 }
+/** A payment date still ahead whenever the tests run: an export asks the bank for a past one today and says so. */
+const PAY_ON = `${new Date().getFullYear() + 1}-12-01`;
 const exportable = async (count: number, values: Partial<typeof scholarshipPayments.$inferInsert> = {}) => {
   const rows = [];
   for (let n = 0; n < count; n++) rows.push(await planned({ amount: `${10 + n}.${String(n % 100).padStart(2, '0')}`, ...values }));
-  for (const r of rows) expect((await api('post', `/scholarship_payments/${r.id}/create_payment`).send({ payment_date: '2026-12-01' })).status).toBe(200);
+  for (const r of rows) expect((await api('post', `/scholarship_payments/${r.id}/create_payment`).send({ payment_date: PAY_ON })).status).toBe(200);
   return rows.map((r) => r.id);
 };
 
@@ -467,6 +469,36 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     expect(xml).toMatch(/<Ustrd>S\d{4}-\d{5} Stipendium fur Osaka - 1. Jahr<\/Ustrd>/);
   });
 
+  it('says beside the file what it holds otherwise than the records: a name cut or without its other script, a past date asked for today (decision 060)', async () => {
+    const cyrillic = await createStudent(t.db, { first_name: 'Иван', last_name: 'Petrov', ...bank });
+    const long = await createStudent(t.db, { first_name: 'Maria', last_name: 'Bianchi-Ströbel-'.repeat(5).slice(0, 80), ...bank });
+    const [a] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: cyrillic.id })).id });
+    const [b] = await exportable(1, { contract_id: (await createContract(t.db, { student_id: long.id })).id });
+    // Numbered for a date that has passed since (the bank is asked to carry it out today).
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await t.db.update(scholarshipPayments).set({ payment_date: yesterday }).where(eq(scholarshipPayments.id, b!));
+    const res = await download('/scholarship_payments/export_payments', { ids: [a, b] });
+    expect(res.status, res.body.toString()).toBe(200);
+    const [na, nb] = await Promise.all([a!, b!].map(async (id) => (await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id)))[0]!.number));
+    const message = decodeURIComponent(res.headers['x-message'] as string);
+    expect(message).toContain(`; names in the SEPA file: ${na} as "Petrov" (without Иван), ${nb} as "Maria Bianchi-Strobel-`);
+    expect(message).toMatch(/\(cut to 70 characters\); dated before today, asked of the bank for today \(\d{2}-\d{2}-\d{4}\): /);
+    expect(message.endsWith(`: ${nb}`)).toBe(true);
+    const [event] = await t.db.select().from(logEvents).where(like(logEvents.le_message, `Exported 2 scholarship payment(s) to the bank (export ${res.headers['x-export-id']},%`));
+    expect(event?.le_message).toContain(`names in the SEPA file: ${na} as "Petrov" (without Иван)`);
+    const xml = (await download('/scholarship_payments/download_sepa', { export_id: Number(res.headers['x-export-id']) })).body.toString('utf8');
+    expect(xmllint(xml).ok, xmllint(xml).output).toBe(true);
+    expect(xml).toMatch(/<CreDtTm>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}<\/CreDtTm>/);
+  });
+
+  it('says how many of a selection it left out, not ready or held by another export at this moment', async () => {
+    const [ready] = await exportable(1);
+    const notNumbered = await planned();
+    const res = await download('/scholarship_payments/export_payments', { ids: [ready, notNumbered.id] });
+    expect(res.status).toBe(200);
+    expect(decodeURIComponent(res.headers['x-message'] as string)).toMatch(/; 1 of the 2 selected not exported: not ready, or being exported by someone else at this moment$/);
+  });
+
   it("pays a student's account to the holder the student named, with the holder's address and the account's reference (decision 034)", async () => {
     const countryId = async (code: string) =>
       (await t.db.select({ id: countries.id }).from(countries).where(eq(countries.cntry_code, code)))[0]?.id ?? (await createCountry(t.db, { cntry_code: code })).id;
@@ -599,13 +631,29 @@ describe('scholarship payments: university fee check, bulk edit, permissions', (
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual({ changes: ['Change at least one field'] });
     expect((await api('post', '/scholarship_payments/bulk_edit').send({ ids: [a], versions, changes: { amount: 1 } })).status).toBe(403);
-    const started = await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [a, b], versions, changes: { amount: 42.42, payment_date: '2026-12-24' } });
+    const christmas = `${PAY_ON.slice(0, 4)}-12-24`;
+    const started = await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [a, b], versions, changes: { amount: 42.42, payment_date: christmas } });
     expect(started.status).toBe(202);
     const run = await waitForRun(t, admin.token, started.body.run_id);
     expect(run.failed).toBe(1);
     expect(run.rows.find((r) => r.id === b)?.message).toMatch(/exported to the bank/);
     const [changed] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, a!));
-    expect(changed).toMatchObject({ amount: '42.42', payment_date: '2026-12-24' });
+    expect(changed).toMatchObject({ amount: '42.42', payment_date: christmas });
+  });
+
+  it("refuses a payment date in another year than the payment's number, by PUT and by bulk edit (decision 060)", async () => {
+    const [id] = await exportable(1);
+    const [row] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!));
+    const nextYear = `${Number(PAY_ON.slice(0, 4)) + 1}-01-15`;
+    const put = await api('put', `/scholarship_payments/${id}`).set('If-Match', row!.edit_timestamp.toISOString()).send({ id, payment_date: nextYear });
+    expect(put.status).toBe(400);
+    expect(put.body.errors).toEqual({ payment_date: [`Payment ${row!.number} is numbered in ${PAY_ON.slice(0, 4)}: a payment date in ${nextYear.slice(0, 4)} needs a number of ${nextYear.slice(0, 4)}; keep a date of its year`] });
+    const versions = { [String(id)]: row!.edit_timestamp.toISOString() };
+    const run = await waitForRun(t, admin.token, (await api('post', '/scholarship_payments/bulk_edit', admin.token).send({ ids: [id], versions, changes: { payment_date: nextYear } })).body.run_id);
+    expect(run.failed).toBe(1);
+    expect(run.rows[0]!.message).toMatch(/is numbered in \d{4}: a payment date in \d{4} needs a number of/);
+    const [after] = await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id!));
+    expect(after!.payment_date).toBe(PAY_ON);
   });
 
   it('keeps a planned payment without a payment date: bulk edit refuses it, and so does the database (scholarship_payments_planned_check)', async () => {
@@ -952,6 +1000,18 @@ describe('scholarship payments: bank data checked again at export, Export Select
     const sepaOf = async (body: object) => (await download('/scholarship_payments/download_sepa', body)).body.toString('utf8').match(/<InstdAmt Ccy="EUR">([^<]*)</)?.[1];
     expect(await sepaOf({ export_id: olderId })).toBe('1234.50');
     expect(await sepaOf({})).toBe('7.00');
+    // None chosen is the caller's own latest: not the export another user made after it, and none of their own yet
+    // is a 409 asking to choose.
+    const [third] = await exportable(1, { amount: '3.00' });
+    const byAdmin = Number((await download('/scholarship_payments/export_payments', { ids: [third] }, admin.token)).headers['x-export-id']);
+    expect(byAdmin).toBeGreaterThan(newerId!);
+    expect(await sepaOf({})).toBe('7.00');
+    expect((await download('/scholarship_payments/download_sepa', {}, admin.token)).body.toString('utf8')).toContain('<InstdAmt Ccy="EUR">3.00<');
+    const other = await userWithToken(t.app, t.db, 'User');
+    const none = await api('post', '/scholarship_payments/download_sepa', other.token).send({});
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe('You have not exported payments yet: choose the export whose SEPA file you want');
+    expect(await sepaOf({ export_id: byAdmin })).toBe('3.00');
 
     // A payment reset since is still in its export's file: the chooser says so (decision 055), and the checksum
     // changes with it, so a cached list is read again.

@@ -61,7 +61,7 @@ async function reachPlannedRows(tx: Tx, actor: Actor, id: number, changed: Field
 
 export function studentFeeModule(ctx: AppContext): ResourceModule {
   const f = studentFees;
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: studentFeeResource,
     table: f,
     columns: {

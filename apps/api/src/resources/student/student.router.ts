@@ -41,7 +41,7 @@ export function studentModule(ctx: AppContext): ResourceModule {
       ] as const
     ).map((field) => [field, s[field] as AnyPgColumn]),
   );
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: studentResource,
     table: s,
     columns: {

@@ -28,7 +28,7 @@ async function reachPlannedFees(tx: Tx, actor: Actor, id: number, changed: Field
 
 export function universityModule(ctx: AppContext): ResourceModule {
   const u = universities;
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: universityResource,
     table: u,
     columns: {

@@ -59,7 +59,7 @@ async function keepOneDeveloper(tx: Tx, changes: Row, current: Row): Promise<voi
 }
 
 export function userModule(ctx: AppContext): ResourceModule {
-  const service = createCrudService(ctx.db, {
+  const service = createCrudService(ctx, {
     resource: userResource,
     table: users,
     columns: { ...sessionUserColumns, usr_filter_active: users.usr_filter_active, edit_timestamp: users.edit_timestamp },

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Table, Text, VisuallyHidden } from '@mantine/core';
-import { formatDateTime, isRunOver, MY_BATCH_RUNS_LISTED, type BatchRunSummary } from '@app/contracts';
+import { isRunOver, MY_BATCH_RUNS_LISTED, type BatchRunSummary } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { BatchDialog } from './batch-dialog';
 import { runStanding } from './run-standing';

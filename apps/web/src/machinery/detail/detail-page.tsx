@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { defaultView, formatDateTime, referenceOf, viewsOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
+import { defaultView, referenceOf, viewsOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { RecordActions } from '../actions/record-actions';
 import { Field } from '../fields/field';
 import { History } from './history';
@@ -98,9 +99,12 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
   const hasRecord = mode === 'new' || record !== undefined;
 
   // The record belongs in another view (numbered by Create PDF, or opened under the wrong route): shown there.
+  // Unless the user has typed something: moved under them (someone else numbered it), the form stays with their
+  // text, says where the record is now and goes there when asked, past the question about unsaved changes.
   const homeKey = record && viewOf?.(record);
-  const home = homeKey && homeKey !== view.key ? viewsOf(descriptor).find((v) => v.key === homeKey) : undefined;
-  if (home && mode !== 'new') return <Navigate to={`${home.routes.detail}/${encodeURIComponent(id)}${location.search}`} replace />;
+  const home = homeKey && homeKey !== view.key && mode !== 'new' ? viewsOf(descriptor).find((v) => v.key === homeKey) : undefined;
+  const homePath = home && `${home.routes.detail}/${encodeURIComponent(id)}${location.search}`;
+  if (home && homePath && !detail.isDirty) return <Navigate to={homePath} replace />;
 
   const form = (
     <Paper withBorder p="md" radius="sm">
@@ -220,7 +224,18 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
         </Alert>
       )}
 
-      {detail.newerVersion && (
+      {home && homePath && (
+        <Alert color="yellow" variant="light" role="status" title={`This ${title} is now a ${home.titleSingular}`}>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">Someone else changed it while you were editing: your changes are not saved. Copy what you need before you open it.</Text>
+            <Button component={Link} to={homePath} variant="default" size="compact-sm">
+              {`Open the ${home.titleSingular}`}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+
+      {detail.newerVersion && !home && (
         <Alert color="yellow" variant="light" role="status" title={`This ${title} was changed by someone else`}>
           <Group justify="space-between" gap="sm">
             <Text size="sm">

@@ -276,6 +276,28 @@ describe('detail', () => {
     expect(await screen.findByText('1-3 of 3')).toBeInTheDocument();
   });
 
+  it('deletes only the version shown: a 409 (changed since) says so, stays and shows the record as it is now', async () => {
+    const message = 'This Country was changed by Bob Other at 01-06-2024 11:00 after you opened it. Reload it to see the changes.';
+    const api = countryApi({ 'DELETE /countries/1': failure(409, message) });
+    const { user, location } = await openGermany('/country/1', api);
+    api.on('GET /countries/1', { body: { ...germany, cntry_name: 'Deutschland', edit_timestamp: LATER } });
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(api.last('DELETE /countries/1')!.headers['if-match']).toBe(germany.edit_timestamp);
+    await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveValue('Deutschland'));
+    expect(location()).toBe('/country/1');
+  });
+
+  it('a save of a record deleted meanwhile says so (404), keeping what the user typed', async () => {
+    const message = 'Country 1 not found: it may have been deleted';
+    const { user } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(404, message) }));
+    await user.type(screen.getByLabelText(/^Name/), ' East');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany East');
+  });
+
   it('shows "Server error while deleting" when the delete fails, and stays', async () => {
     const { user, location } = await openGermany('/country/1', countryApi({ 'DELETE /countries/1': failure(500, 'x') }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));

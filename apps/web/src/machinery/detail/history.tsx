@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Accordion, Alert, Loader, Stack, Table, Text } from '@mantine/core';
-import { formatBool, formatDate, formatDateTime, logEventResource, resources, type AnyResource, type LogEvent, type Paged } from '@app/contracts';
-import { formatValue } from '../../lib/format';
+import { formatBool, formatDate, logEventResource, resources, type AnyResource, type LogEvent, type Paged } from '@app/contracts';
+import { formatDateTime, formatValue } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 

@@ -231,14 +231,25 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
 
   /** The fields whose value, as it would be sent, differs from the record the user started from. */
   const initialValues = form.getInitialValues();
-  const changedFields =
+  const typedFields =
     mode === 'edit'
-      ? editable
-          .filter((def) => form.isDirty(def.name))
+      ? fields
+          .filter((def) => !isFieldReadOnly(def, mode) && form.isDirty(def.name))
           // Another way of typing the same value (an IBAN without its spaces) is no change.
           .filter((def) => !sameWire(toWireValue(def, values[def.name]), toWireValue(def, initialValues[def.name])))
           .map((def) => def.name)
       : [];
+  /**
+   * The typed fields a save sends. A field the record has frozen since the user began (someone else numbered
+   * the invoice) is not sent, but its text still counts as unsaved input (typedFields): nothing is dropped unasked.
+   */
+  const changedFields = typedFields.filter((name) => editable.some((def) => def.name === name));
+  /** Why a save would drop typed text: the fields the record froze after the user changed them, with the rule. */
+  const frozenTyped = typedFields.filter((name) => frozen[name] !== undefined);
+  const frozenBlocker =
+    frozenTyped.length > 0
+      ? `Not saved: ${frozenTyped.map((name) => `${fields.find((f) => f.name === name)?.label ?? name} can no longer be changed (${frozen[name]!})`).join('; ')}.`
+      : null;
 
   const setValue = (name: string, value: unknown) => {
     const before = form.getValues();
@@ -354,7 +365,11 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
   });
 
   const deleteMutation = useMutation({
-    mutationFn: () => api.delete(`/${descriptor.apiPath}/${encodeURIComponent(id)}`),
+    // Only the version shown is deleted: one someone else changed since is refused (409) and shown as it is now.
+    mutationFn: () => {
+      const shown = query.data?.edit_timestamp;
+      return api.delete(`/${descriptor.apiPath}/${encodeURIComponent(id)}`, { headers: typeof shown === 'string' ? { 'If-Match': shown } : {} });
+    },
     onSuccess: async () => {
       // The record's own query is left to expire: removing it while this screen is still mounted refetches it (404).
       leaveGuard.release();
@@ -362,7 +377,10 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       alerts.showSuccess('Deleted');
       await invalidateLists();
     },
-    onError: (error) => alerts.showFailure(error, 'deleting'),
+    onError: (error) => {
+      alerts.showFailure(error, 'deleting');
+      if (error instanceof ApiError && error.isConflict) void query.refetch();
+    },
   });
 
   /**
@@ -373,7 +391,7 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     (form.errors[name] as string | undefined) ?? (form.isTouched(name) || (changing && validation.byRule.has(name)) ? validation.errors[name] : undefined);
 
   const saving = saveMutation.isPending;
-  const isDirty = mode === 'new' ? changing : changedFields.length > 0;
+  const isDirty = mode === 'new' ? changing : typedFields.length > 0;
   const leaveGuard = useLeaveGuard((mode === 'new' || mode === 'edit') && isDirty);
 
   return {
@@ -402,9 +420,12 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     changedFields,
     canWrite,
     canDelete,
-    canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && !saving,
-    /** Why Save waits (decision 052): each field not yet right, named with its label, or null when it may save. */
-    saveBlockedBy: (mode === 'new' || mode === 'edit') && canWrite && !validation.valid ? saveBlockers(editable, validation) : null,
+    canSave: (mode === 'new' || mode === 'edit') && canWrite && validation.valid && frozenBlocker === null && !saving,
+    /**
+     * Why Save waits (decision 052): each field not yet right, named with its label, or a field typed in that the
+     * record has frozen since (decision 060); null when it may save.
+     */
+    saveBlockedBy: (mode === 'new' || mode === 'edit') && canWrite ? (frozenBlocker ?? (!validation.valid ? saveBlockers(editable, validation) : null)) : null,
     /** The labels of the fields Save waits for (the line under the title names them; each field says what is wrong). */
     saveBlockedFields: (mode === 'new' || mode === 'edit') && canWrite && !validation.valid ? editable.filter((def) => validation.errors[def.name]).map((def) => def.label) : [],
     saving,

@@ -7,11 +7,11 @@ import {
   apiPermissions,
   ContractFileCreateSchema,
   contractFileResource,
-  formatDateTime,
   MAX_UPLOAD_BYTES,
   type ContractFile,
   type Paged,
 } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';

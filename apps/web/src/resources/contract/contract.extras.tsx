@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Anchor, Group } from '@mantine/core';
-import { formatDateTime, type Contract } from '@app/contracts';
+import { type Contract } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { navigationTargets } from '../../lib/navigation';
 import { InfoList } from '../../machinery/detail/info-list';
 import type { Detail } from '../../machinery/detail/use-detail';

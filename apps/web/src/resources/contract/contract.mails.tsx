@@ -5,13 +5,13 @@ import { Anchor, Badge, Table, Text } from '@mantine/core';
 import {
   actionsOf,
   contractResource,
-  formatDateTime,
   OUTBOX_STATUS_COLORS,
   OUTBOX_STATUS_LABELS,
   outboxResource,
   type OutboxMail,
   type Paged,
 } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { detailPath } from '../../lib/navigation';
 import { queryKeys } from '../../lib/query-keys';

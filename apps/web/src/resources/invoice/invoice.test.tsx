@@ -369,6 +369,32 @@ describe('invoice detail', () => {
     expect(location()).toBe('/invoices/numbered');
   });
 
+  it('numbered by someone else while the user edits it as planned: the typed text stays, Save says why not, a link goes there past the question', async () => {
+    const message = 'This Invoice was changed by Bob Other at 05-03-2026 09:05 after you opened it.';
+    const api = invoiceApi({ 'PUT /invoices/1': failure(409, message) });
+    const { user, location } = renderApp('/invoice/planned/1?mode=edit', api);
+    const description = await screen.findByLabelText(/^Description/);
+    await user.type(description, ' (with the late fee agreed on the phone)');
+    api.on('GET /invoices/1', { body: { ...numbered, id: 1, edit_timestamp: '2026-03-05T08:05:00.000Z' } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+
+    const notice = await screen.findByRole('status', { name: /This Planned Invoice is now a Numbered Invoice/ });
+    expect(notice).toHaveTextContent('your changes are not saved');
+    expect(location()).toBe('/invoice/planned/1?mode=edit');
+    expect(screen.getByLabelText(/^Description/)).toHaveValue(`${planned.description} (with the late fee agreed on the phone)`);
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    expect(save).toHaveAccessibleDescription(/Description can no longer be changed/);
+
+    await user.click(within(notice).getByRole('link', { name: 'Open the Numbered Invoice' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
+    await user.click(within(dialog).getByRole('button', { name: 'Leave without saving' }));
+    await waitFor(() => expect(location()).toBe('/invoice/numbered/1?mode=edit'));
+    expect(await screen.findByRole('heading', { name: /^Numbered Invoice/ })).toHaveTextContent('2026-00001');
+    expect(api.sent('PUT /invoices/1')).toHaveLength(1);
+  });
+
   it('an invoice opened under another view’s route is shown under its own (a credit note linked as an invoice)', async () => {
     const cn = { ...numbered, id: 3, number: 'CN-2026-00001', is_creditnote: true, document_type_id: 6, linked_invoice_id: 2, linked_invoice_number: '2026-00001' };
     const { location } = renderApp('/invoice/numbered/3', invoiceApi({ 'GET /invoices/3': { body: cn } }));
@@ -485,6 +511,17 @@ describe('invoice detail: the audit pairs (spec §3)', () => {
     expect(value(/^Reminder Sent/)).toHaveValue('10-04-2026 08:45');
     expect(value(/^Last Edit By/)).toHaveValue('Eddie Editor');
     for (const input of within(history).getAllByRole('textbox')) expect(input).toHaveAttribute('readonly');
+  });
+
+  it("shows the times on the clock of the office's zone as the server names it (APP_TIMEZONE), not Berlin's (decision 060)", async () => {
+    const api = invoiceApi({ 'GET /auth/me': { body: { user: plainUser, timezone: 'America/New_York' } }, 'GET /invoices/2': { body: audited } });
+    renderApp('/invoice/numbered/2', api);
+    const history = await screen.findByRole('region', { name: 'History' });
+    await within(history).findByDisplayValue('Clara Creator');
+    expect(within(history).getByLabelText(/^Created$/)).toHaveValue('27-02-2026 18:15');
+    expect(within(history).getByLabelText(/^Reminder Sent/)).toHaveValue('10-04-2026 02:45');
+    // SEEN, 10:00 UTC on 1 May: summer time in New York, four hours behind.
+    expect(screen.getByText(/^Last edit /)).toHaveTextContent('Last edit 01-05-2024 06:00');
   });
 
   it('in edit mode the pairs stay read-only and are never sent: a save sends only the changed field plus id', async () => {

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { Anchor } from '@mantine/core';
-import { formatDateTime, type OutboxMail } from '@app/contracts';
+import { type OutboxMail } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import { InfoList } from '../../machinery/detail/info-list';
 import type { Detail } from '../../machinery/detail/use-detail';
 import { navigationTargets } from '../../lib/navigation';

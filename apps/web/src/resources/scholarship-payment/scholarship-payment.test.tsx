@@ -107,7 +107,7 @@ describe('scholarship payment overviews (spec §2)', () => {
     expect(await screen.findByText(/left out \(not exported\): S2026-00009 \(The IBAN of Jo Doe is not valid\)$/)).toBeInTheDocument();
   });
 
-  it('University Fee Check asks the period and sends only it; Download SEPA file asks which export (empty: the latest) and sends nothing of the list', async () => {
+  it('University Fee Check asks the period and sends only it; Download SEPA file asks which export (empty: your latest) and sends nothing of the list', async () => {
     const api = paymentApi({
       ...choiceList('scholarship_payment_exports', [
         { id: 6, name: 'Export 6 · 26-11-2026 10:30 · Ada Admin · 2 payment(s) · € 20,00' },
