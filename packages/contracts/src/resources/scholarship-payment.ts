@@ -203,7 +203,9 @@ const exportUniversityFeePayments = defineAction({
   input: z.object({
     period: z
       .string({ error: 'Period must be text like 2026-2027/01' })
-      .regex(/^\d{4}-\d{4}\/0[12]$/, 'Period must be an academic period like 2026-2027/01')
+      .regex(/^\d{4}-\d{4}\/0[12]$/, { error: 'Period must be an academic period like 2026-2027/01', abort: true })
+      // An academic year spans two years in a row: 2026-2030/01 is a typo, which would find nothing (decision 060).
+      .refine((v) => Number(v.slice(5, 9)) === Number(v.slice(0, 4)) + 1, 'Period must be an academic period like 2026-2027/01: its second year follows its first')
       .optional(),
   }),
   fields: [{ name: 'period', label: 'Period (e.g. 2026-2027/01; empty: the current one)', kind: 'text' }],

@@ -60,12 +60,14 @@ function sectionsOf(fields: readonly FieldDef[]): FieldSection[] {
 
 /**
  * The one detail screen (spec §2 "Detail screens"): title, Edit / Undo Edit / Delete / Save / Overview, the
- * declared fields, and the delete confirmation. Keyed by id, so moving to another record starts afresh.
+ * declared fields, and the delete confirmation. Keyed by view and id, so moving to another record starts afresh.
  */
 export function DetailPage<D extends AnyResource>(props: DetailPageProps<D>) {
   const params = useParams();
   const id = props.id ?? params.id ?? 'new';
-  return <DetailView key={`${props.descriptor.key}:${id}`} {...props} id={id} />;
+  // Keyed by view too: a record that moved to another view (numbered) starts afresh there, not with the form of
+  // the view it left (decision 060).
+  return <DetailView key={`${props.descriptor.key}:${props.view?.key ?? ''}:${id}`} {...props} id={id} />;
 }
 
 function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, info, layout, derive, confirmFlag, viewOf, ...props }: DetailPageProps<D> & { id: string }) {

@@ -358,6 +358,9 @@ describe('invoice detail', () => {
     const made = { ...numbered, id: 1, document_reference: 'A000001-Y1-T5', edit_timestamp: '2026-03-05T08:05:00.000Z' };
     const api = invoiceApi({ 'POST /invoices/1/create_pdf': { body: made }, 'GET /invoices/1': { body: planned } });
     const { user, location } = renderApp('/invoice/planned/1', api);
+    await screen.findByRole('button', { name: 'Create PDF' });
+    // Numbered from now on, as the server then answers it.
+    api.on('GET /invoices/1', { body: made });
     await createPdf(user);
     await waitFor(() => expect(location()).toBe('/invoice/numbered/1'));
     await waitFor(() => expect(screen.getByRole('heading', { name: /^Numbered Invoice/ })).toHaveTextContent('2026-00001'));
@@ -369,7 +372,7 @@ describe('invoice detail', () => {
     expect(location()).toBe('/invoices/numbered');
   });
 
-  it('numbered by someone else while the user edits it as planned: the typed text stays, Save says why not, a link goes there past the question', async () => {
+  it('numbered by someone else while the user edits it as planned: the typed text stays, Save says why not, a link goes there after the unsaved-changes question, showing it afresh', async () => {
     const message = 'This Invoice was changed by Bob Other at 05-03-2026 09:05 after you opened it.';
     const api = invoiceApi({ 'PUT /invoices/1': failure(409, message) });
     const { user, location } = renderApp('/invoice/planned/1?mode=edit', api);
@@ -392,6 +395,10 @@ describe('invoice detail', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Leave without saving' }));
     await waitFor(() => expect(location()).toBe('/invoice/numbered/1?mode=edit'));
     expect(await screen.findByRole('heading', { name: /^Numbered Invoice/ })).toHaveTextContent('2026-00001');
+    // Shown afresh: the invoice as it is, not the planned view's form with the text left behind.
+    await waitFor(() => expect(screen.getByLabelText(/^Number$/)).toHaveValue('2026-00001'));
+    expect(screen.getByLabelText(/^Description/)).toHaveValue(planned.description);
+    expect(screen.queryByText(/was changed by someone else/)).not.toBeInTheDocument();
     expect(api.sent('PUT /invoices/1')).toHaveLength(1);
   });
 
