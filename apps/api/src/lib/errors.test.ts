@@ -23,6 +23,16 @@ describe('error answers', () => {
     expect(res.body).toEqual({ message: 'The request body is not valid JSON' });
   });
 
+  it('answers 400 for a JSON body that is not UTF-8, and stores nothing (no U+FFFD in place of what was sent)', async () => {
+    // "Müller" in Latin-1: the ü is byte 0xFC, which UTF-8 cannot start a character with.
+    const body = Buffer.concat([Buffer.from('{"cntry_code":"XLA","cntry_name":"M'), Buffer.from([0xfc]), Buffer.from('ller"}')]);
+    const res = await t.http().post('/api/v1.0/countries').set('Authorization', `Bearer ${admin.token}`).set('Content-Type', 'application/json').serialize((b: Buffer) => b as unknown as string).send(body as unknown as object);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'The request body is not valid UTF-8' });
+    const listed = await t.http().get('/api/v1.0/countries?search=XLA').set('Authorization', `Bearer ${admin.token}`);
+    expect(listed.body.data).toEqual([]);
+  });
+
   it('answers 413 JSON for a body over the limit', async () => {
     const res = await t
       .http()

@@ -12,8 +12,12 @@ interface BodyParserError {
  * (A chunked body without a length is still drained by body-parser before its 413.)
  */
 export function jsonBody(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes });
+  // A body that is not UTF-8 would be read with U+FFFD in place of what was sent, and stored so: refused instead
+  // (JSON is UTF-8, RFC 8259; decision 060).
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const parse = express.json({ limit: limitBytes, verify: (_req, _res, buf) => void utf8.decode(buf) });
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${sizeText(limitBytes)}`);
+  const notUtf8 = () => new AppError('BAD_REQUEST', 'The request body is not valid UTF-8');
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
     // A compressed body's length says nothing sure about the inflated size: left to body-parser.
@@ -24,7 +28,8 @@ export function jsonBody(limitBytes: number): RequestHandler {
       return;
     }
     parse(req, res, (err?: unknown) => {
-      next((err as BodyParserError | undefined)?.type === 'entity.too.large' ? tooLarge() : err);
+      const type = (err as BodyParserError | undefined)?.type;
+      next(type === 'entity.too.large' ? tooLarge() : type === 'entity.verify.failed' ? notUtf8() : err);
     });
   };
 }

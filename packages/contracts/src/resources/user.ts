@@ -19,7 +19,7 @@ export const PasswordSchema = z
   .max(200, 'Password must be at most 200 characters');
 
 export const UserCreateSchema = z.object({
-  usr_login_name: requiredText('Login', 100).regex(/^[A-Za-z0-9._@-]+$/, 'Login may hold letters, digits and . _ @ - only'),
+  usr_login_name: requiredText('Login', 100).regex(/^[A-Za-z0-9._@-]+$/, 'Login may hold the letters a–z and A–Z (no accents), digits and . _ @ - only'),
   usr_first_name: requiredText('First name', 100),
   usr_last_name: requiredText('Last name', 100),
   usr_role_id: z.number({ error: 'Role is required' }).int().min(1, 'Role is required').max(4, 'Role is not known'),

@@ -17,15 +17,22 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${rfc5987(name)}`;
 }
 
+/** Names the answer a download of `filename`, with the same safe header as every file (never Express's `?` fallback). */
+export function setAttachment(res: Response, filename: string): void {
+  res.setHeader('Content-Disposition', contentDisposition(filename));
+}
+
 /**
  * Answers a stored file as a download: exact bytes, the stored type with `nosniff` (a browser must never
  * render an upload as HTML or script), and a safe Content-Disposition.
  */
 export function sendFile(res: Response, file: { filename: string; mimeType: string; content: Buffer }): void {
   res.status(200);
-  res.setHeader('Content-Type', file.mimeType || 'application/octet-stream');
+  // Text is stored only as UTF-8 (upload.ts refuses other encodings): said so, or a browser guesses Windows-1252.
+  const type = file.mimeType || 'application/octet-stream';
+  res.setHeader('Content-Type', type.startsWith('text/') && !/charset=/i.test(type) ? `${type}; charset=utf-8` : type);
   res.setHeader('Content-Length', file.content.length);
-  res.setHeader('Content-Disposition', contentDisposition(file.filename));
+  setAttachment(res, file.filename);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.end(file.content);
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Response } from 'express';
 import archiver from 'archiver';
 import type { ColumnDescriptor, ValueFormat } from '@app/contracts';
+import { setAttachment } from './download.js';
 
 /** A spreadsheet column: a resource's declared column (its title is the header). */
 export type SheetColumn = Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'width'>;
@@ -269,7 +270,7 @@ export async function sendXlsx(
 /** sendXlsx of several worksheets, written one after the other: a sheet's rows are read once the one before is done. */
 export async function sendWorkbook(res: Response, filename: string, sheets: readonly Sheet[], options: SheetOptions = {}): Promise<void> {
   res.status(200);
-  res.attachment(filename);
+  setAttachment(res, filename);
   res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   await writeWorkbook(res, sheets, options);
 }

@@ -101,7 +101,10 @@ describe('contract documents', () => {
     const res = await upload(note, text, 'passport.txt', 'text/plain');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.mime_type).toBe('text/plain');
-    expect(sha256((await download(note)).body as Buffer)).toBe(sha256(text));
+    const got = await download(note);
+    expect(sha256(got.body as Buffer)).toBe(sha256(text));
+    // Said to be UTF-8, which is all the upload takes: a browser showing it guesses no other encoding (decision 060).
+    expect(got.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
   it('gives a name without extension the extension of its content', async () => {

@@ -43,6 +43,7 @@ import { dreamApplyConfigRouter, readDreamApplySettings } from '../../lib/dream-
 import { route } from '../../lib/routes.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { renderPdf } from '../../lib/templates/pdf.js';
+import { setAttachment } from '../../lib/files/download.js';
 
 type Values = Record<string, string | null>;
 type ListKind = 'programs' | 'universities' | 'scholarships' | 'countries';
@@ -650,7 +651,7 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
           contentType: 'application/zip',
           write: async (res) => {
             res.status(200);
-            res.attachment('Student_Agreements.zip');
+            setAttachment(res, 'Student_Agreements.zip');
             res.type('application/zip');
             const zip = archiver('zip', { zlib: { level: 6 } });
             const done = new Promise<void>((resolve, reject) => {
@@ -680,7 +681,8 @@ export function contractImports(ctx: AppContext, contractService: CrudService, s
   routes.use(dreamApplyConfigRouter(ctx));
   const template = (columns: readonly ImportColumn[], sheet: string, filename: string) => async (_req: unknown, res: Response) => {
     const content = await importTemplate(ctx.db, columns, sheet);
-    res.status(200).attachment(filename).type(XLSX).send(content);
+    setAttachment(res, filename);
+    res.status(200).type(XLSX).send(content);
   };
   route(routes, 'get', '/contracts/import_template', template(CONTRACT_IMPORT_COLUMNS, 'Contracts', 'Contract_Import_Template.xlsx'));
   route(routes, 'get', '/contracts/import_bankinfo_template', template(BANKINFO_IMPORT_COLUMNS, 'Bank info', 'Bank_Info_Import_Template.xlsx'));

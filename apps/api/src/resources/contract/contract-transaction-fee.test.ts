@@ -61,6 +61,14 @@ describe('contracts: create transaction fee (issue 13 point 9, spec §7)', () =>
 });
 
 describe('contracts: download numbered invoice details (xlsx)', () => {
+  it('names the file by an application number outside ASCII as every download does: the exact name, and a plain one without "?" (decision 060)', async () => {
+    const c = await createContract(t.db, { application_number: `Ö-${Date.now()}` });
+    const res = await post(`/contracts/${c.id}/download_invoice_details`, reader.token).send({}).buffer(true).parse(binaryParser);
+    expect(res.status).toBe(200);
+    const plain = c.application_number.replace('Ö', 'O');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Invoice_Details_${plain}.xlsx"; filename*=UTF-8''Invoice_Details_%C3%96${c.application_number.slice(1)}.xlsx`);
+  });
+
   it("lists the contract's numbered invoices and credit notes with numbers as numbers and dates as dates, planned ones left out", async () => {
     const c = await createContract(t.db);
     const fee = await post(`/contracts/${c.id}/create_transaction_fee`).send({ invoice_date: '2035-05-10', amount: 100 });

@@ -50,6 +50,7 @@ import { queryRoute, route } from '../../lib/routes.js';
 import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { userName } from '../../lib/crud/user-name.js';
+import { setAttachment } from '../../lib/files/download.js';
 
 const sp = scholarshipPayments;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -483,7 +484,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
             // What the user must know beside the file (a payment left out): shown by the web after saving it.
             res.setHeader(FILE_MESSAGE_HEADER, encodeURIComponent(done.message));
             res.setHeader('Access-Control-Expose-Headers', `X-Export-Id, ${FILE_MESSAGE_HEADER}, Content-Disposition`);
-            res.attachment('Payments.xlsx');
+            setAttachment(res, 'Payments.xlsx');
             res.type(XLSX);
             res.send(done.xlsx);
           },
