@@ -292,12 +292,14 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         return change ? [`${r.number} as ${change}`] : [];
       });
       const pastDated = rows.filter((r) => r.payment_date! < today).map((r) => r.number);
-      const skipped = ids ? ids.length - locked.length : 0;
+      const selected = ids ? new Set(ids).size : 0;
       const notes = [
         ...(renamed.length > 0 ? [`names in the SEPA file: ${renamed.join(', ')}`] : []),
         ...(pastDated.length > 0 ? [`dated before today, asked of the bank for today (${formatDate(today)}): ${pastDated.join(', ')}`] : []),
-        ...(skipped > 0 ? [`${skipped} of the ${ids!.length} selected not exported: not ready, or being exported by someone else at this moment`] : []),
-      ];
+        ...(selected > locked.length ? [`${selected - locked.length} of the ${selected} selected not exported: not ready, or being exported by someone else at this moment`] : []),
+      ]
+        .map((note) => `; ${note}`)
+        .join('');
       const xlsx = await xlsxBuffer(
         'Payments',
         PAYMENT_COLUMNS,
@@ -318,7 +320,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       await recordEvent(tx, {
         type: 'export',
         userId,
-        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${formatMoney(total)}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}${notes.map((n) => `; ${n}`).join('')}`,
+        message: `Exported ${rows.length} scholarship payment(s) to the bank (export ${exp!.id}, ${messageId}, total ${formatMoney(total)}): ${rows.map((r) => r.number).join(', ')}${refused.length > 0 ? `; left out: ${refusedText}` : ''}${notes}`,
       });
       // And one per payment, in its contract's and student's history: where a payee asking "was I paid?" looks.
       await recordEvents(
@@ -334,7 +336,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
         })),
       );
       const leftOut = refused.length > 0 ? `; left out (not exported): ${refusedText}` : '';
-      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${formatMoney(total)}${leftOut}${notes.map((n) => `; ${n}`).join('')}` };
+      return { exportId: exp!.id, xlsx, message: `Exported ${rows.length} scholarship payment(s), total ${formatMoney(total)}${leftOut}${notes}` };
     });
   }
 
