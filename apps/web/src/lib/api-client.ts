@@ -1,4 +1,4 @@
-import { API_BASE, FILE_MESSAGE_HEADER, GENERIC_SERVER_ERROR, type ErrorBody, type FieldErrors } from '@app/contracts';
+import { API_BASE, FILE_MESSAGE_HEADER, GENERIC_SERVER_ERROR, SHOWN_USER_HEADER, type ErrorBody, type FieldErrors } from '@app/contracts';
 
 /**
  * The only place of the web that reads HTTP status codes (CONVENTIONS "Errors"). Every failed call is logged;
@@ -113,7 +113,7 @@ function errorBodyOf(body: unknown): Partial<ErrorBody> {
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const method = options.method ?? 'GET';
   const url = `${API_BASE}${path}${queryString(options.query)}`;
-  const headers: Record<string, string> = { Accept: accept, ...(shownUser === undefined ? {} : { 'X-User-Id': String(shownUser) }), ...options.headers };
+  const headers: Record<string, string> = { Accept: accept, ...(shownUser === undefined ? {} : { [SHOWN_USER_HEADER]: String(shownUser) }), ...options.headers };
   const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
   const { body } = options;
   if (body instanceof FormData) {

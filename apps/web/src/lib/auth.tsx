@@ -23,6 +23,22 @@ export interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+/** What `GET /auth/me` and `POST /auth/login` answer of a session: the user, and the office's time zone. */
+interface SessionAnswer {
+  user: SessionUser;
+  timezone?: string;
+}
+
+/**
+ * A session begins on screen: every time is shown on the office's clock, and every call from now on says whom
+ * this page shows (decision 060), both set before the user's screens draw and call.
+ */
+function sessionState({ user, timezone }: SessionAnswer): AuthState {
+  setOfficeTimeZone(timezone);
+  setShownUser(user.id);
+  return { status: 'authenticated', user };
+}
+
 const LOADING: AuthState = { status: 'loading', user: null };
 const ANONYMOUS: AuthState = { status: 'anonymous', user: null };
 
@@ -50,18 +66,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Whoever the session belongs to is what this asks: no user is shown yet.
     setShownUser(undefined);
     api
-      .get<{ user: SessionUser; timezone?: string }>('/auth/me', { ignoreUnauthorized: true })
-      .then(({ user, timezone }) => {
-        if (cancelled) return;
-        setOfficeTimeZone(timezone);
-        // Every call from now on says whom this page shows (decision 060): set before the user's screens call.
-        setShownUser(user.id);
-        setState({ status: 'authenticated', user });
+      .get<SessionAnswer>('/auth/me', { ignoreUnauthorized: true })
+      .then((session) => {
+        if (!cancelled) setState(sessionState(session));
       })
       .catch(() => {
-        if (cancelled) return;
-        setShownUser(undefined);
-        setState(ANONYMOUS);
+        if (!cancelled) setState(ANONYMOUS);
       });
     return () => {
       cancelled = true;
@@ -70,12 +80,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (username: string, password: string) => {
-      const { user, timezone } = await api.post<{ user: SessionUser; timezone?: string }>('/auth/login', { username, password }, { ignoreUnauthorized: true });
+      const session = await api.post<SessionAnswer>('/auth/login', { username, password }, { ignoreUnauthorized: true });
       queryClient.clear();
-      setOfficeTimeZone(timezone);
-      setShownUser(user.id);
-      setState({ status: 'authenticated', user });
-      return user;
+      setState(sessionState(session));
+      return session.user;
     },
     [queryClient],
   );

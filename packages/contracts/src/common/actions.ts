@@ -185,6 +185,12 @@ export function batchLabelOf(action: Pick<AnyAction, 'batch' | 'label'>, input: 
  */
 export const FILE_MESSAGE_HEADER = 'X-Message';
 
+/**
+ * The id of the user a page shows, sent by the web with every call: a call whose session is another user's (logged
+ * in since in another tab) is refused, never made in their name (decision 060).
+ */
+export const SHOWN_USER_HEADER = 'X-User-Id';
+
 /** The header of a creating request the API does once per user and key (decision 050; the IETF draft's name). */
 export const REQUEST_KEY_HEADER = 'Idempotency-Key';
 

@@ -1,12 +1,10 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError, roleHasLevel, type Level } from '@app/contracts';
+import { AppError, roleHasLevel, SHOWN_USER_HEADER, type Level } from '@app/contracts';
 import type { AppContext } from '../context.js';
 import { findSessionUser } from './sessions.js';
 import { verifyToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'session';
-/** The id of the user a page shows, sent by the web with every call (decision 060). */
-export const EXPECTED_USER_HEADER = 'X-User-Id';
 
 export function tokenOf(req: Request): string | undefined {
   const header = req.headers.authorization;
@@ -51,8 +49,8 @@ export function requireLevel(level: Level): RequestHandler {
     res.locals.guardedRoute = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
     if (!req.user) return next(new AppError('UNAUTHENTICATED', req.authProblem ?? 'You are not logged in'));
     // A page still showing the user who opened it after another logged in in this browser (another tab): its call
-    // would be made in the other's name. The web says whom it shows (EXPECTED_USER_HEADER); refused, nothing done.
-    const shown = req.get(EXPECTED_USER_HEADER);
+    // would be made in the other's name. The web says whom it shows (SHOWN_USER_HEADER); refused, nothing done.
+    const shown = req.get(SHOWN_USER_HEADER);
     if (shown !== undefined && shown !== String(req.user.id)) {
       const now = req.user.usr_name;
       return next(new AppError('CONFLICT', `You are logged in as ${now} now (in another tab or window of this browser), not as the user this page shows. Nothing was changed: reload the page to go on as ${now}.`));
