@@ -4,6 +4,7 @@ import { AppShell } from '@mantine/core';
 import { useAlerts } from '../lib/alerts';
 import { focusScreenHeading, MAIN_ID, screenHeading } from '../lib/focus';
 import { HEADER_HEIGHT } from '../lib/layout';
+import { SessionEndedDialog } from './session-ended-dialog';
 import { TopBar } from './top-bar';
 
 const APP_NAME = 'Scholarship Office';
@@ -85,6 +86,7 @@ export function AppLayout() {
       <AppShell.Main id={MAIN_ID}>
         <Outlet />
       </AppShell.Main>
+      <SessionEndedDialog />
     </AppShell>
   );
 }

@@ -7,7 +7,8 @@ import { useAlerts } from '../lib/alerts';
 import { useAuth, useSessionUser } from '../lib/auth';
 import { ChevronDownIcon } from '../lib/icons';
 import { MyBatchRuns } from '../machinery/batch/my-runs';
-import { hasUnsavedChanges, UnsavedChangesDialog } from '../machinery/detail/leave-guard';
+import { UnsavedChangesDialog } from '../machinery/detail/leave-guard';
+import { hasUnsavedChanges } from '../lib/unsaved-changes';
 import { logEventsEntry, menus, type MenuEntry, type MenuGroup } from './screens';
 
 /**

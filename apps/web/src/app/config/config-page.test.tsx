@@ -72,6 +72,32 @@ describe('the Configuration screen', () => {
     await waitFor(() => expect(api.last('PUT /config/dream_apply')!.body).toEqual({ base_url: 'https://other.dreamapply.com/api/', api_key: null }));
   });
 
+  it('keeps typed settings when another tab is opened, and asks before the screen is left with them unsaved', async () => {
+    const stored = { base_url: 'https://uni.dreamapply.com/api/', api_key_set: true, edit_timestamp: SEEN };
+    const { user, location } = await openConfig(developerUser, { 'GET /config/email': { body: emailConfig }, 'GET /config/dream_apply': { body: stored } });
+    await user.click(screen.getByRole('tab', { name: 'Email' }));
+    const server = await screen.findByLabelText(/SMTP server/);
+    await user.clear(server);
+    await user.type(server, 'smtp.typed.example');
+    await user.click(screen.getByRole('tab', { name: 'Templates' }));
+    await user.click(screen.getByRole('tab', { name: 'Email' }));
+    expect(screen.getByLabelText(/SMTP server/)).toHaveValue('smtp.typed.example');
+
+    await user.click(screen.getByRole('link', { name: 'Scholarship Office' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unsaved changes' });
+    expect(dialog).toHaveTextContent('This Configuration has changes that are not saved. Leave without saving them?');
+    await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
+    expect(location()).toBe('/config');
+    expect(screen.getByLabelText(/SMTP server/)).toHaveValue('smtp.typed.example');
+
+    // Typed back as stored: nothing to lose, nothing asked.
+    await user.clear(screen.getByLabelText(/SMTP server/));
+    await user.type(screen.getByLabelText(/SMTP server/), emailConfig.smtp_servername);
+    await user.click(screen.getByRole('link', { name: 'Scholarship Office' }));
+    await waitFor(() => expect(location()).toBe('/'));
+    expect(screen.queryByRole('dialog', { name: 'Unsaved changes' })).not.toBeInTheDocument();
+  });
+
   it('is not allowed for Users and Readers, and asks the server nothing', async () => {
     for (const who of [plainUser, readerUser]) {
       const api = stubApi({ ...session(who), ...config() });

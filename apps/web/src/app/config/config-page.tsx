@@ -1,3 +1,4 @@
+import { useCallback, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { uiPermissions, type Config } from '@app/contracts';
@@ -7,7 +8,31 @@ import { useAuth } from '../../lib/auth';
 import { queryKeys } from '../../lib/query-keys';
 import { EmailSettings } from '../../resources/config/EmailSettings';
 import { DreamApplySettings } from '../../resources/config/DreamApplySettings';
+import { LeaveDialog, useLeaveGuard } from '../../machinery/detail/leave-guard';
 import { TemplatesTab } from './templates-tab';
+
+/**
+ * Which settings tabs hold unsaved changes. The tabs stay mounted, so a switch of tab keeps what was typed; leaving
+ * the screen, Logout and an ended session ask first while any tab holds changes (one guard for the screen: a
+ * router has one blocker at a time).
+ */
+function useSettingsChanges() {
+  const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
+  const report = useCallback(
+    (tab: string, dirty: boolean) =>
+      setChanged((before) => {
+        if (before.has(tab) === dirty) return before;
+        const after = new Set(before);
+        if (dirty) after.add(tab);
+        else after.delete(tab);
+        return after;
+      }),
+    [],
+  );
+  const reporters = useMemo(() => ({ email: (dirty: boolean) => report('email', dirty), dreamApply: (dirty: boolean) => report('dream_apply', dirty) }), [report]);
+  const { blocker } = useLeaveGuard(changed.size > 0);
+  return { blocker, reporters };
+}
 
 /**
  * The Configuration screen (spec §2, issue 12): the server version, tab Templates for Developers and
@@ -15,6 +40,7 @@ import { TemplatesTab } from './templates-tab';
  */
 export function ConfigPage() {
   const { hasLevel } = useAuth();
+  const { blocker, reporters } = useSettingsChanges();
   const config = useQuery({ queryKey: queryKeys.config, queryFn: () => api.get<Config>('/config') });
   const showEmail = hasLevel(uiPermissions['config.email']);
   return (
@@ -34,7 +60,7 @@ export function ConfigPage() {
           {failureMessage(config.error, 'loading the configuration')}
         </Alert>
       )}
-      <Tabs defaultValue="templates" keepMounted={false}>
+      <Tabs defaultValue="templates">
         <Tabs.List>
           <Tabs.Tab value="templates">Templates</Tabs.Tab>
           {showEmail && <Tabs.Tab value="email">Email</Tabs.Tab>}
@@ -45,16 +71,17 @@ export function ConfigPage() {
         </Tabs.Panel>
         {showEmail && (
           <Tabs.Panel value="email" pt="md">
-            <EmailSettings />
+            <EmailSettings onDirtyChange={reporters.email} />
           </Tabs.Panel>
         )}
         {/* Developer only, like the Email tab (the same level in the permission table). */}
         {showEmail && (
           <Tabs.Panel value="dream_apply" pt="md">
-            <DreamApplySettings />
+            <DreamApplySettings onDirtyChange={reporters.dreamApply} />
           </Tabs.Panel>
         )}
       </Tabs>
+      <LeaveDialog blocker={blocker} title="Configuration" />
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { stubApi, type Answers } from '../../test/api-stub';
-import { countryRows, failure, page, readerUser, SEEN, session } from '../../test/fixtures';
+import { adminUser, countryRows, failure, page, readerUser, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 const germany = countryRows[0]!;
@@ -101,6 +101,62 @@ describe('detail', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Unsaved changes' })).getByRole('button', { name: 'Log out without saving' }));
     await waitFor(() => expect(location()).toBe('/login'));
     expect(api.sent('POST /auth/logout')).toHaveLength(1);
+  });
+
+  it('keeps unsaved changes when the session ends: a login over the screen (same user), then Save works (decision 061)', async () => {
+    const api = countryApi({ 'PUT /countries/1': failure(401, 'You are not logged in') });
+    const { user, location } = await openGermany('/country/1?mode=edit', api);
+    await user.clear(screen.getByLabelText(/^Name/));
+    await user.type(screen.getByLabelText(/^Name/), 'Deutschland');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Your session has ended' });
+    expect(dialog).toHaveTextContent('Log in again as ada to go on, then save them.');
+    expect(location()).toBe('/country/1?mode=edit');
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Deutschland');
+    const logIn = within(dialog).getByRole('button', { name: 'Log in' });
+    expect(logIn).toBeDisabled();
+
+    // A wrong password says so (unlike the login screen) and clears the field; the screen stays.
+    api.on('POST /auth/login', failure(401, 'Wrong username or password'));
+    await user.type(within(dialog).getByLabelText('Password'), 'wrong{Enter}');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Wrong username or password');
+    expect(within(dialog).getByLabelText('Password')).toHaveValue('');
+    expect(api.last('POST /auth/login')!.body).toEqual({ username: 'ada', password: 'wrong' });
+
+    api.on('POST /auth/login', { body: { user: adminUser, token: 'jwt' } });
+    await user.type(within(dialog).getByLabelText('Password'), 'right password');
+    await user.click(logIn);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Your session has ended' })).not.toBeInTheDocument());
+    expect(location()).toBe('/country/1?mode=edit');
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Deutschland');
+
+    api.on('PUT /countries/1', { body: { ...germany, cntry_name: 'Deutschland' } });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(location()).toBe('/country/1'));
+    expect(api.last('PUT /countries/1')!.body).toMatchObject({ cntry_name: 'Deutschland' });
+  });
+
+  it('gives the changes up at the ended session only when asked: Log out without saving shows the login screen', async () => {
+    const api = countryApi({ 'PUT /countries/1': failure(401, 'You are not logged in') });
+    const { user, location } = await openGermany('/country/1?mode=edit', api);
+    await user.type(screen.getByLabelText(/^Name/), ' (DE)');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Your session has ended' });
+    await user.click(within(dialog).getByRole('button', { name: 'Log out without saving' }));
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(location()).toBe('/login');
+  });
+
+  it('shows the login screen at an ended session when nothing was changed', async () => {
+    const api = countryApi();
+    const { user, location } = await openGermany('/country/1?mode=edit', api);
+    api.on('DELETE /countries/1', failure(401, 'You are not logged in'));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(location()).toBe('/login');
+    expect(screen.queryByRole('dialog', { name: 'Your session has ended' })).not.toBeInTheDocument();
   });
 
   it('leaves without asking when nothing was changed', async () => {

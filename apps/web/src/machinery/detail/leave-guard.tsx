@@ -1,14 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useBlocker, type Blocker } from 'react-router';
 import { Button, Group, Modal, Text } from '@mantine/core';
-
-/** The screens holding unsaved changes just now. */
-const dirtyScreens = new Set<symbol>();
-
-/** Whether a screen holds changes that are not saved (Logout asks first then). */
-export function hasUnsavedChanges(): boolean {
-  return dirtyScreens.size > 0;
-}
+import { holdUnsavedChanges } from '../../lib/unsaved-changes';
 
 /**
  * Nothing typed is lost in silence: while `dirty`, leaving for another screen (a menu, a link, Back, the
@@ -33,8 +26,7 @@ export function useLeaveGuard(dirty: boolean) {
 
   useEffect(() => {
     if (!dirty) return;
-    const screen = Symbol('dirty screen');
-    dirtyScreens.add(screen);
+    const letGo = holdUnsavedChanges();
     const ask = (e: BeforeUnloadEvent) => {
       e.preventDefault();
       // Older browsers show their question only when returnValue is set.
@@ -42,7 +34,7 @@ export function useLeaveGuard(dirty: boolean) {
     };
     window.addEventListener('beforeunload', ask);
     return () => {
-      dirtyScreens.delete(screen);
+      letGo();
       window.removeEventListener('beforeunload', ask);
     };
   }, [dirty]);

@@ -5,13 +5,13 @@ import { apiPermissions, type DreamApplyConfig } from '@app/contracts';
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { RequireLevel } from '../../lib/auth-guards';
-import { SettingsLoader } from './settings-loader';
+import { SettingsLoader, useReportChanges } from './settings-loader';
 
 const KEY = ['config', 'dream_apply'] as const;
 const PATH = '/config/dream_apply';
 
 /** The form: the base URL, and a new key (write-only: the screen only says whether one is stored). */
-function DreamApplyForm({ config }: { config: DreamApplyConfig }) {
+function DreamApplyForm({ config, onDirtyChange }: { config: DreamApplyConfig; onDirtyChange?: (dirty: boolean) => void }) {
   const alerts = useAlerts();
   const queryClient = useQueryClient();
   const form = useForm({ mode: 'controlled', initialValues: { base_url: config.base_url, api_key: '' } });
@@ -32,6 +32,8 @@ function DreamApplyForm({ config }: { config: DreamApplyConfig }) {
       alerts.showFailure(e, 'saving update');
     },
   });
+  const dirty = form.isDirty();
+  useReportChanges(dirty, onDirtyChange);
   return (
     <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate aria-label="DreamApply settings">
       <Stack gap="sm" maw={720}>
@@ -44,7 +46,7 @@ function DreamApplyForm({ config }: { config: DreamApplyConfig }) {
           {...form.getInputProps('api_key')}
         />
         <div>
-          <Button type="submit" loading={save.isPending} disabled={!form.isDirty() || save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!dirty || save.isPending}>
             Save
           </Button>
         </div>
@@ -54,11 +56,11 @@ function DreamApplyForm({ config }: { config: DreamApplyConfig }) {
 }
 
 /** The DreamApply tab of the configuration screen (issue 16): where the import reads from, for Developers only. */
-export function DreamApplySettings() {
+export function DreamApplySettings({ onDirtyChange }: { onDirtyChange?: (dirty: boolean) => void }) {
   return (
     <RequireLevel level={apiPermissions['GET /config/dream_apply'] as 'developer'}>
       <SettingsLoader<DreamApplyConfig> queryKey={KEY} path={PATH} name="DreamApply">
-        {(config) => <DreamApplyForm config={config} />}
+        {(config) => <DreamApplyForm config={config} onDirtyChange={onDirtyChange} />}
       </SettingsLoader>
     </RequireLevel>
   );

@@ -13,7 +13,7 @@ import {
 import { api, ApiError } from '../../lib/api-client';
 import { useAlerts } from '../../lib/alerts';
 import { RequireLevel } from '../../lib/auth-guards';
-import { SettingsLoader } from './settings-loader';
+import { SettingsLoader, useReportChanges } from './settings-loader';
 
 const EMAIL_CONFIG_KEY = ['config', 'email'] as const;
 const PATH = '/config/email';
@@ -49,7 +49,7 @@ const bodyOf = (v: FormValues) => ({
 const resolver = schemaResolver(EmailConfigUpdateSchema, { sync: true });
 
 /** The form, for a Developer (the route answers 403 to anyone else). */
-function EmailSettingsForm({ config }: { config: EmailConfig }) {
+function EmailSettingsForm({ config, onDirtyChange }: { config: EmailConfig; onDirtyChange?: (dirty: boolean) => void }) {
   const alerts = useAlerts();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
@@ -98,6 +98,7 @@ function EmailSettingsForm({ config }: { config: EmailConfig }) {
   };
 
   const dirty = form.isDirty();
+  useReportChanges(dirty, onDirtyChange);
   return (
     <form onSubmit={submit} noValidate aria-label="Email settings">
       <Stack gap="sm" maw={720}>
@@ -149,11 +150,11 @@ function EmailSettingsForm({ config }: { config: EmailConfig }) {
  * The Email tab of the configuration screen (issue 12, spec §2, §5, §6): the SMTP settings the outbox delivers
  * through, for Developers only. The password is write-only: the screen only says whether one is stored.
  */
-export function EmailSettings() {
+export function EmailSettings({ onDirtyChange }: { onDirtyChange?: (dirty: boolean) => void }) {
   return (
     <RequireLevel level={uiPermissions['config.email']}>
       <SettingsLoader<EmailConfig> queryKey={EMAIL_CONFIG_KEY} path={PATH} name="Email">
-        {(config) => <EmailSettingsForm config={config} />}
+        {(config) => <EmailSettingsForm config={config} onDirtyChange={onDirtyChange} />}
       </SettingsLoader>
     </RequireLevel>
   );

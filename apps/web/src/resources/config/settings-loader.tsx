@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Loader } from '@mantine/core';
 import { api } from '../../lib/api-client';
@@ -14,4 +14,12 @@ export function SettingsLoader<T>(props: { queryKey: readonly unknown[]; path: s
       </Alert>
     );
   return props.children(query.data);
+}
+
+/** Tells the configuration screen whether a settings form holds unsaved changes (and that it holds none once gone). */
+export function useReportChanges(dirty: boolean, onDirtyChange: ((dirty: boolean) => void) | undefined) {
+  useEffect(() => {
+    onDirtyChange?.(dirty);
+  }, [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 }

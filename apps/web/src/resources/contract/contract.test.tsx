@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { APPLICATION_ROUNDS, CONTRACT_STATUSES, MAX_UPLOAD_BYTES, STATUS_ACTIONS } from '@app/contracts';
 import { stubApi, type Answers } from '../../test/api-stub';
 import { blobText, savedFiles } from '../../test/downloads';
-import { choiceList, contractRow, failure, page, plainUser, readerUser, scholarships, SEEN, session } from '../../test/fixtures';
+import { adminUser, choiceList, contractRow, failure, page, plainUser, readerUser, scholarships, SEEN, session } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 
 const LATER = '2024-06-01T09:00:00.000Z';
@@ -359,6 +359,28 @@ describe('contracts overview', () => {
       await waitFor(() => expect(api.sent('GET /contracts').length).toBeGreaterThan(listsBefore));
       await user.click(within(run).getByRole('button', { name: 'Download result' }));
       await waitFor(() => expect(api.sent('GET /batch_runs/7/result')).toHaveLength(1));
+    });
+
+    it('Bulk Edit keeps what was set when the session ends at Apply: a login over the dialog, then Apply sends it (decision 061)', async () => {
+      const api = contractApi({ 'POST /contracts/bulk_edit': failure(401, 'You are not logged in') });
+      const { user } = renderApp('/contracts', api);
+      await screen.findByText('1-2 of 2');
+      await user.click(screen.getByRole('checkbox', { name: 'Select all rows on this page' }));
+      await user.click(within(await openBatch(user)).getByRole('menuitem', { name: 'Bulk Edit' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Bulk Edit' });
+      await user.type(within(dialog).getByLabelText(/^Contract sent date/), '15-05-2024');
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+
+      const login = await screen.findByRole('dialog', { name: 'Your session has ended' });
+      api.on('POST /auth/login', { body: { user: adminUser, token: 'jwt' } });
+      api.on('POST /contracts/bulk_edit', { status: 202, body: { run_id: 7 } });
+      api.on('GET /batch_runs/7', finishedRun(7, 'Bulk Edit', [{ id: 1, reference: 'A000001', ok: true, message: 'Changed contract_sent_date' }]));
+      await user.type(within(login).getByLabelText('Password'), 'right password{Enter}');
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Your session has ended' })).not.toBeInTheDocument());
+      expect(within(dialog).getByLabelText(/^Contract sent date/)).toHaveValue('15-05-2024');
+      await user.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      await waitFor(() => expect(api.sent('POST /contracts/bulk_edit')).toHaveLength(2));
+      expect(api.last('POST /contracts/bulk_edit')!.body).toMatchObject({ ids: [1, 2], changes: { contract_sent_date: '2024-05-15' } });
     });
 
     it('Change status asks the new status, sends it with the selection, and retries the failed rows on request', async () => {
