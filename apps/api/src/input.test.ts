@@ -136,6 +136,16 @@ describe('JSON bodies', () => {
     expect(res.body.cntry_name).toBe('C\u00f3te d’Ivoire');
   });
 
+  it('stores and searches text without the invisible characters pasted with it (decision 061)', async () => {
+    const student = await createStudent(t.db);
+    const res = await put(`/students/${student.id}`, { id: student.id, last_name: '\uFEFFQuelle\u200Bnberg\u00AD' });
+    expect(res.status).toBe(200);
+    expect(res.body.last_name).toBe('Quellenberg');
+    const found = await get(`/students?search=${encodeURIComponent('Quelle\u2060nberg')}`);
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((row: { id: number }) => row.id)).toContain(student.id);
+  });
+
   it('answers 400 for body keys named like Object.prototype members', async () => {
     const res = await post('/countries').set('Content-Type', 'application/json').send('{"cntry_code":"QQP","cntry_name":"P","__proto__":{"x":1},"constructor":1,"toString":2}');
     expect(res.status).toBe(400);

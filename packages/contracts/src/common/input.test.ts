@@ -15,6 +15,13 @@ describe('text rules', () => {
     expect(optionalText('Comment').parse('Co\u0301te')).toBe('C\u00f3te');
     expect(requiredText('Name').safeParse(undefined).error?.issues[0]?.message).toBe('Name is required');
   });
+
+  it('text loses the invisible characters pasted with it (zero-width space, word joiner, BOM, soft hyphen), and keeps the joiners names spell with', () => {
+    expect(requiredText('Last name').parse('\uFEFFMül\u200Bler\u2060 Schmid\u00ADt')).toBe('Müller Schmidt');
+    expect(requiredText('Last name').safeParse('\u200B \uFEFF').error?.issues[0]?.message).toBe('Last name is required');
+    expect(optionalText('Name').parse('Mehr\u200Cdad')).toBe('Mehr\u200Cdad');
+    expect(cleanInput({ search: 'Mül\u200Bler' }).value).toEqual({ search: 'Müller' });
+  });
 });
 
 describe('one line or several (decision 060)', () => {

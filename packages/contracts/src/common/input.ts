@@ -55,9 +55,20 @@ export function multiLineProblem(value: string): string | undefined {
   return control === undefined ? undefined : `must not contain control characters (${control})`;
 }
 
-/** Text as it is stored and compared: composed (NFC), so "é" typed two ways is one value. */
+/**
+ * Invisible characters that mean nothing in a record's text but make two equal-looking values differ: the
+ * zero-width space, the word joiner, the byte-order mark (U+FEFF, also the "zero-width no-break space") and the
+ * soft hyphen. They arrive with text pasted from e-mails, web pages and PDFs; "Mül\u200Bler" looked like "Müller"
+ * and no search found it. The zero-width joiner and non-joiner stay: Persian and Indic names spell with them.
+ */
+const INVISIBLE = /[\u00AD\u200B\u2060\uFEFF]/g;
+
+/**
+ * Text as it is stored and compared: composed (NFC), so "é" typed two ways is one value, and without the
+ * invisible characters above (decision 061).
+ */
 export function normaliseText(value: string): string {
-  return value.normalize('NFC');
+  return value.normalize('NFC').replace(INVISIBLE, '');
 }
 
 /** Why a `YYYY-MM-DD` date is outside the accepted range, or undefined. */
