@@ -293,6 +293,21 @@ describe('detail', () => {
     expect(screen.queryByRole('button', { name: 'Reload and keep my changes' })).not.toBeInTheDocument();
   });
 
+  it('says a refusal once: the re-read after a 409, refused the same way, adds no "Error loading" beside it (decision 061)', async () => {
+    const refused = failure(409, 'You are logged in as Bob Other now (in another tab or window of this browser), not as the user this page shows.');
+    const api = countryApi({ 'PUT /countries/1': refused });
+    const { user } = await openGermany('/country/1?mode=edit', api);
+    api.on('GET /countries/1', refused);
+    await user.type(screen.getByLabelText(/^Name/), '!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You are logged in as Bob Other now');
+    await waitFor(() => expect(api.sent('GET /countries/1')).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.queryByText('Error loading Country')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Germany!');
+  });
+
   it('shows "Server error while saving update" on any other failure, never the server’s text', async () => {
     const { user } = await openGermany('/country/1?mode=edit', countryApi({ 'PUT /countries/1': failure(500, 'boom') }));
     await user.type(screen.getByLabelText(/^Name/), ' East');

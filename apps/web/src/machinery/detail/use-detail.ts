@@ -400,7 +400,9 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
     mode,
     record,
     isLoading: !isNew && query.isLoading,
-    loadError: isNew ? null : query.error,
+    // Only when there is no record to show: a failed re-read of one on screen (after a refused save or delete,
+    // which said why) would say the same again (decision 061).
+    loadError: isNew || query.data ? null : query.error,
     values,
     setValue,
     required,
