@@ -14,7 +14,7 @@ import { useAuth } from '../lib/auth';
 export function SessionEndedDialog() {
   const { sessionEnded, user, resumeSession, discardSession } = useAuth();
   const form = useForm({ mode: 'controlled', initialValues: { password: '' } });
-  const [failure, setFailure] = useState<string>();
+  const [failure, setFailure] = useState<ApiError>();
   const { showSuccess } = useAlerts();
 
   const onSubmit = form.onSubmit(async ({ password }) => {
@@ -25,7 +25,7 @@ export function SessionEndedDialog() {
       form.reset();
       showSuccess('Logged in again. Your changes are still here: save them when you are ready.');
     } catch (error) {
-      setFailure(error instanceof ApiError ? error.message : 'The server could not be reached');
+      setFailure(error instanceof ApiError ? error : new ApiError(0, 'The server could not be reached'));
       form.setFieldValue('password', '');
       form.getInputNode('password')?.focus();
     }
@@ -49,7 +49,14 @@ export function SessionEndedDialog() {
           />
           {failure && (
             <Alert color="red" variant="light" role="alert" title="Not logged in">
-              {failure}
+              <Text size="sm">{failure.message}</Text>
+              {/* The server answers a disabled account as a wrong password (it tells no one which logins exist);
+                  the user here knows their password, so the other reason is named. */}
+              {failure.isUnauthenticated && (
+                <Text size="sm" mt={4}>
+                  If the password is right, your account may have been disabled: ask an administrator.
+                </Text>
+              )}
             </Alert>
           )}
           <Group justify="space-between" mt="xs">

@@ -120,7 +120,7 @@ describe('detail', () => {
     // A wrong password says so (unlike the login screen) and clears the field; the screen stays.
     api.on('POST /auth/login', failure(401, 'Wrong username or password'));
     await user.type(within(dialog).getByLabelText('Password'), 'wrong{Enter}');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Wrong username or password');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Wrong username or passwordIf the password is right, your account may have been disabled: ask an administrator.');
     expect(within(dialog).getByLabelText('Password')).toHaveValue('');
     expect(api.last('POST /auth/login')!.body).toEqual({ username: 'ada', password: 'wrong' });
 
