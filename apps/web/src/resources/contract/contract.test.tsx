@@ -899,6 +899,26 @@ describe('contract documents', () => {
     expect(within(form).getByRole('button', { name: 'Upload' })).toBeDisabled();
   });
 
+  it('keeps the chosen file and description when the session ends at Upload: after the login, Upload sends them (decision 061)', async () => {
+    const api = contractApi({ 'POST /contract_files': failure(401, 'You are not logged in') });
+    const { user } = await openContract(1, api);
+    await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
+    const form = screen.getByRole('form', { name: 'Upload document' });
+    await user.type(within(form).getByLabelText(/^Description/), 'Front page');
+    await user.upload(within(form).getByLabelText('File'), new File(['passport bytes'], 'passport.pdf', { type: 'application/pdf' }));
+    await user.click(within(form).getByRole('button', { name: 'Upload' }));
+
+    const login = await screen.findByRole('dialog', { name: 'Your session has ended' });
+    api.on('POST /auth/login', { body: { user: adminUser, token: 'jwt' } });
+    await user.type(within(login).getByLabelText('Password'), 'right password{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Your session has ended' })).not.toBeInTheDocument());
+    expect(within(form).getByLabelText(/^Description/)).toHaveValue('Front page');
+    api.on('POST /contract_files', { status: 201, body: { id: 2 } }).on('POST /contract_files/2/upload', { body: { ...document1, id: 2, description: 'Front page', filename: 'passport.pdf' } });
+    await user.click(within(form).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(api.sent('POST /contract_files/2/upload')).toHaveLength(1));
+    expect(((api.last('POST /contract_files/2/upload')!.body as FormData).get('file') as File).name).toBe('passport.pdf');
+  });
+
   it('refuses a file over the upload limit before sending anything', async () => {
     const { user, api } = await openContract(1);
     await user.click(screen.getByRole('tab', { name: 'Documents (1)' }));
