@@ -57,11 +57,17 @@ const EnvSchema = z.object({
   COOKIE_SECURE: z.stringbool().optional(),
   /** Job workers in this process (0 turns them off; `pnpm worker` runs them apart). */
   WORKERS: z.coerce.number().int().min(0).default(1),
+  /** Jobs of each kind one process works on at once: batch runs, and apart from them mail deliveries. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** A batch run whose worker has not said it is alive for this long is taken up by another. */
   BATCH_STALE_SECONDS: z.coerce.number().positive().max(3600).default(30),
   /** A pause between two rows of a batch run. */
   BATCH_ROW_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /**
+   * How long a batch job works on a run before it queues itself again behind the runs started meanwhile, so a big
+   * run does not keep another user's one-row run waiting until it ends (decision 062). Previews are not cut.
+   */
+  BATCH_SLICE_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
   /**
    * The SMTP server that seeds the Email settings on first start (smtp://user:pass@host:587, smtps:// for TLS,
    * `?from=office@example.org`); afterwards the settings screen is the truth.

@@ -92,7 +92,8 @@ async function createRun(
     message: `Batch "${spec.label}"${spec.dryRun ? ' (preview)' : ''} started on ${what} (run ${runId})`,
   });
   // A preview is worked by one job, in row order: its rows see what the rows before them did (withPreviewMemory).
-  await enqueueRun(tx, runId, spec.dryRun ? 1 : ids.length - (spec.refused?.size ?? 0));
+  // So is a run whose rows are done in order (they take numbers): a second job would only wait on the first's row.
+  await enqueueRun(tx, runId, spec.dryRun || action.batch?.inOrder ? 1 : ids.length - (spec.refused?.size ?? 0));
   return runId;
 }
 

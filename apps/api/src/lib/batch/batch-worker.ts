@@ -75,6 +75,12 @@ const QUERY_CANCELED = '57014';
 export interface BatchWorkerOptions {
   /** A pause between two rows of a run (BATCH_ROW_PAUSE_MS), so a big run leaves room for interactive requests. */
   rowPauseMs: number;
+  /**
+   * How long a job works on a confirmed run before it queues itself again (BATCH_SLICE_MS): graphile-worker takes
+   * jobs in the order they were queued, so the runs started meanwhile get their turn (decision 062). A preview
+   * is not cut: what its earlier rows did is remembered in this process only (withPreviewMemory).
+   */
+  sliceMs: number;
   /** How often a working job says it is alive. */
   heartbeatMs: number;
   /**
@@ -260,8 +266,9 @@ function pause(ms: number, stopping: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * The queue task of a run: works through its pending rows one at a time until none is left for it, touching
- * the run's heartbeat meanwhile, then finishes the run if it was the last to work on it.
+ * The queue task of a run: works through its pending rows one at a time until none is left for it, or until its
+ * slice is over (then it queues itself again), touching the run's heartbeat meanwhile, then finishes the run if
+ * it was the last to work on it.
  */
 export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, options: BatchWorkerOptions) {
   return async (payload: unknown): Promise<void> => {
@@ -283,11 +290,17 @@ export function batchRunTask(ctx: AppContext, modules: ReadonlyMap<string, Resou
         .where(eq(batchRuns.id, runId))
         .catch((err: unknown) => ctx.logger.warn({ err, runId }, 'batch heartbeat failed'));
     }, options.heartbeatMs);
+    const sliceEnds = performance.now() + options.sliceMs;
     try {
       for (;;) {
         if (options.stopping?.aborted) {
           await enqueueRun(ctx.db, runId, 1);
           ctx.logger.info({ runId }, 'batch run handed on: the process stops');
+          return;
+        }
+        if (!run.dry_run && performance.now() >= sliceEnds) {
+          // Behind the jobs queued meanwhile (another user's run); this job's slot is free for them now.
+          await enqueueRun(ctx.db, runId, 1);
           return;
         }
         let done: boolean;
