@@ -34,7 +34,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { eq } from 'drizzle-orm';
 import type { DestinationStream } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { MAX_BATCH_ROWS, ROLE_IDS, SHOWN_USER_HEADER, todayIn, type BatchRun } from '@app/contracts';
 import { connect, countries, emailSettings, scholarships, seedScale, users } from '@app/db';
 import { createApp } from '../src/app.js';
@@ -47,6 +46,7 @@ import { startWorkers } from '../src/lib/jobs/worker.js';
 import { createLogger } from '../src/lib/logger.js';
 import { modulesByKey, resourceModules } from '../src/resources/index.js';
 import { seedBase } from '../src/seed.js';
+import { startAcceptingSmtp } from './accepting-smtp.js';
 
 function whole(name: string, fallback: number, min = 1): number {
   const value = Number(process.env[name] ?? fallback);
@@ -188,23 +188,9 @@ if (existing) await handle.db.update(users).set(account).where(eq(users.id, exis
 else await handle.db.insert(users).values({ usr_login_name: login, usr_first_name: 'Batch', usr_last_name: 'Bench', ...account });
 
 // The SMTP server: accepts every message and counts it.
-let accepted = 0;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  size: 50 * 1024 * 1024,
-  onData(stream, _session, callback) {
-    stream.on('data', () => undefined);
-    stream.on('end', () => {
-      accepted++;
-      callback(null, 'Queued');
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-toStop.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+const smtp = await startAcceptingSmtp();
+toStop.push(() => smtp.close());
+const smtpPort = smtp.port;
 const [savedSettings] = await handle.db.select().from(emailSettings).where(eq(emailSettings.id, 1));
 const benchSettings = { smtp_servername: '127.0.0.1', smtp_port: smtpPort, smtp_security: 'none', smtp_username: '', smtp_password: null, from_email_address: 'bench@example.org' };
 await handle.db.insert(emailSettings).values({ id: 1, ...benchSettings }).onConflictDoUpdate({ target: emailSettings.id, set: benchSettings });
@@ -624,7 +610,7 @@ if (batchDuringRun) rows.push(['b. … a one-row batch (Mark contract sent) star
 // c. Send Email of the numbered invoices, until the outbox delivered them
 
 console.log('c. send email');
-const acceptedBefore = accepted;
+const acceptedBefore = smtp.accepted();
 const mailStarted = new Date();
 const sendEmail = await previewedBatch('Send Email', '/invoices/batch/send_email', numberedIds, { reminder: false });
 const deliveryMemory = memoryPhase();
@@ -669,7 +655,7 @@ const sentDuringRun = (await q<{ n: number }>('select count(*)::int as n from ou
 batchRow(`c. Send Email: ${numberedIds.length} numbered invoices, the PDF attached (queued in the outbox)`, sendEmail);
 rows.push([
   `c. … delivered by the job workers (WORKER_CONCURRENCY ${env.WORKER_CONCURRENCY}) to a local SMTP server`,
-  `${outboxCounts.sent} sent, ${outboxCounts.failed} failed, ${outboxCounts.unknown} unknown, ${outboxCounts.queued} still queued; ${accepted - acceptedBefore} accepted by the SMTP server; ${stamped} invoices stamped e-mailed; ` +
+  `${outboxCounts.sent} sent, ${outboxCounts.failed} failed, ${outboxCounts.unknown} unknown, ${outboxCounts.queued} still queued; ${smtp.accepted() - acceptedBefore} accepted by the SMTP server; ${stamped} invoices stamped e-mailed; ` +
     `first queued → last sent ${s1(mailSpanMs)} (${perSecond(outboxCounts.sent, mailSpanMs)} mails/s); confirm → last sent ${s1(allOutMs)}; ${sentDuringRun} sent before the run finished; RSS ${memoryText({ ...deliveryMem, before: sendEmail.memory.before, peak: Math.max(deliveryMem.peak, sendEmail.memory.peak) })}`,
 ]);
 if (outboxCounts.sent !== numberedIds.length || stamped !== numberedIds.length) {

@@ -6,11 +6,9 @@
 // BENCH_MAILS mails through the outbox (with a one-page PDF attached to each) and lets the job workers deliver
 // them, timing until the last one is `sent`. Prints one table; docs/performance.md keeps the figures.
 // The Email settings are put back as they were. Stop `pnpm start` first: one server per data directory.
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { connect, emailSettings, outbox } from '@app/db';
 import { loadEnv } from '../src/env.js';
 import type { AppContext } from '../src/lib/context.js';
@@ -20,6 +18,7 @@ import { queueMail } from '../src/lib/mail/outbox.js';
 import { renderPdf } from '../src/lib/templates/pdf.js';
 import { definitionOf } from '../src/lib/templates/store.js';
 import { modulesByKey, resourceModules } from '../src/resources/index.js';
+import { startAcceptingSmtp } from './accepting-smtp.js';
 
 const PDFS = Number(process.env.BENCH_PDFS ?? 300);
 const MAILS = Number(process.env.BENCH_MAILS ?? 300);
@@ -60,21 +59,8 @@ rows.push([
 ]);
 
 // Mails: a local SMTP server that accepts everything.
-let accepted = 0;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    stream.on('data', () => undefined);
-    stream.on('end', () => {
-      accepted++;
-      callback(null, 'Queued');
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const port = (smtp.server.address() as AddressInfo).port;
+const smtp = await startAcceptingSmtp();
+const port = smtp.port;
 const [saved] = await handle.db.select().from(emailSettings).where(eq(emailSettings.id, 1));
 await handle.db
   .insert(emailSettings)
@@ -115,12 +101,12 @@ const mail = await withMemory(async () => {
 await workers.stop();
 rows.push([
   `mail: ${MAILS} mails with a PDF attached, queued in one transaction (${mail.result.queueSeconds.toFixed(2)} s), delivered by the job workers (WORKER_CONCURRENCY ${env.WORKER_CONCURRENCY}) to a local SMTP server`,
-  `${Math.round(MAILS / mail.result.seconds)} mails/s, ${accepted} accepted; RSS ${mb(mail.before)} → peak ${mb(mail.peak)}, ${mb(mail.after)} after`,
+  `${Math.round(MAILS / mail.result.seconds)} mails/s, ${smtp.accepted()} accepted; RSS ${mb(mail.before)} → peak ${mb(mail.peak)}, ${mb(mail.after)} after`,
 ]);
 
 if (saved) await handle.db.update(emailSettings).set(saved).where(eq(emailSettings.id, 1));
 else await handle.db.delete(emailSettings).where(eq(emailSettings.id, 1));
-await new Promise<void>((resolve) => smtp.close(() => resolve()));
+await smtp.close();
 await handle.pool.end();
 await database.stop();
 
@@ -128,7 +114,7 @@ const cpu = os.cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
 console.log(`\nmachine: ${cpu}, ${os.cpus().length} cores; Node ${process.version}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}\n`);
 console.log('| measure | figure |\n|---|---|');
 for (const [measure, figure] of rows) console.log(`| ${measure} | ${figure} |`);
-if (accepted !== MAILS) {
-  console.error(`the SMTP server accepted ${accepted} of ${MAILS} mails`);
+if (smtp.accepted() !== MAILS) {
+  console.error(`the SMTP server accepted ${smtp.accepted()} of ${MAILS} mails`);
   process.exit(1);
 }
