@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { uiPermissions, type Config } from '@app/contracts';
@@ -12,35 +12,16 @@ import { LeaveDialog, useLeaveGuard } from '../../machinery/detail/leave-guard';
 import { TemplatesTab } from './templates-tab';
 
 /**
- * Which settings tabs hold unsaved changes. The tabs stay mounted, so a switch of tab keeps what was typed; leaving
- * the screen, Logout and an ended session ask first while any tab holds changes (one guard for the screen: a
- * router has one blocker at a time).
- */
-function useSettingsChanges() {
-  const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
-  const report = useCallback(
-    (tab: string, dirty: boolean) =>
-      setChanged((before) => {
-        if (before.has(tab) === dirty) return before;
-        const after = new Set(before);
-        if (dirty) after.add(tab);
-        else after.delete(tab);
-        return after;
-      }),
-    [],
-  );
-  const reporters = useMemo(() => ({ email: (dirty: boolean) => report('email', dirty), dreamApply: (dirty: boolean) => report('dream_apply', dirty) }), [report]);
-  const { blocker } = useLeaveGuard(changed.size > 0);
-  return { blocker, reporters };
-}
-
-/**
  * The Configuration screen (spec §2, issue 12): the server version, tab Templates for Developers and
  * Administrators, tab Email for Developers only. The route itself is guarded (route.config).
  */
 export function ConfigPage() {
   const { hasLevel } = useAuth();
-  const { blocker, reporters } = useSettingsChanges();
+  // The tabs stay mounted, so a switch of tab keeps what was typed; leaving the screen asks while either settings
+  // form holds changes (one guard for the screen: a router has one blocker at a time).
+  const [emailChanged, setEmailChanged] = useState(false);
+  const [dreamApplyChanged, setDreamApplyChanged] = useState(false);
+  const { blocker } = useLeaveGuard(emailChanged || dreamApplyChanged);
   const config = useQuery({ queryKey: queryKeys.config, queryFn: () => api.get<Config>('/config') });
   const showEmail = hasLevel(uiPermissions['config.email']);
   return (
@@ -71,13 +52,13 @@ export function ConfigPage() {
         </Tabs.Panel>
         {showEmail && (
           <Tabs.Panel value="email" pt="md">
-            <EmailSettings onDirtyChange={reporters.email} />
+            <EmailSettings onDirtyChange={setEmailChanged} />
           </Tabs.Panel>
         )}
         {/* Developer only, like the Email tab (the same level in the permission table). */}
         {showEmail && (
           <Tabs.Panel value="dream_apply" pt="md">
-            <DreamApplySettings onDirtyChange={reporters.dreamApply} />
+            <DreamApplySettings onDirtyChange={setDreamApplyChanged} />
           </Tabs.Panel>
         )}
       </Tabs>

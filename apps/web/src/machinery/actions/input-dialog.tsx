@@ -1,4 +1,4 @@
-import { useEffect, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { z } from 'zod';
@@ -8,7 +8,7 @@ import { isRequiredSchema } from '../fields/required';
 import { emptiedByNarrowing, fieldFor, type FieldDef } from '../fields/types';
 import { kindError, toFormValue, toWireValue } from '../fields/values';
 import { useReturnFocus } from '../../lib/focus';
-import { holdUnsavedChanges } from '../../lib/unsaved-changes';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 
 export interface InputDialogProps {
   title: string;
@@ -75,7 +75,7 @@ export function InputDialog(props: InputDialogProps) {
   // Once something was typed, a click beside the dialog or Escape no longer throws it away: Cancel does.
   const typed = form.isDirty();
   // What was typed counts as unsaved: Logout asks first, and an ended session asks for a login over it (decision 061).
-  useEffect(() => (typed ? holdUnsavedChanges() : undefined), [typed]);
+  useUnsavedChanges(typed);
   const valid = checked.success && Object.keys(typos).length === 0;
   const record = props.record ?? {};
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useBlocker, type Blocker } from 'react-router';
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { holdUnsavedChanges } from '../../lib/unsaved-changes';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 
 /**
  * Nothing typed is lost in silence: while `dirty`, leaving for another screen (a menu, a link, Back, the
@@ -24,9 +24,9 @@ export function useLeaveGuard(dirty: boolean) {
     ),
   );
 
+  useUnsavedChanges(dirty);
   useEffect(() => {
     if (!dirty) return;
-    const letGo = holdUnsavedChanges();
     const ask = (e: BeforeUnloadEvent) => {
       e.preventDefault();
       // Older browsers show their question only when returnValue is set.
@@ -34,7 +34,6 @@ export function useLeaveGuard(dirty: boolean) {
     };
     window.addEventListener('beforeunload', ask);
     return () => {
-      letGo();
       window.removeEventListener('beforeunload', ask);
     };
   }, [dirty]);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Input, Modal, Paper, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
@@ -17,7 +17,7 @@ import { useAlerts } from '../../lib/alerts';
 import { useAuth } from '../../lib/auth';
 import { queryKeys, refreshAfterWrite } from '../../lib/query-keys';
 import { saveFile } from '../../lib/save-file';
-import { holdUnsavedChanges } from '../../lib/unsaved-changes';
+import { useUnsavedChanges } from '../../lib/unsaved-changes';
 import { Field } from '../../machinery/fields/field';
 import type { FieldDef } from '../../machinery/fields/types';
 import { schemaDefault } from '../../machinery/fields/values';
@@ -83,8 +83,7 @@ function UploadForm({ contractId, onUploaded }: { contractId: number; onUploaded
   const { file } = form.values;
   const tooLarge = file !== null && file.size > MAX_UPLOAD_BYTES;
   // A chosen file or a typed description is not uploaded yet: Logout asks, and an ended session keeps it (decision 061).
-  const pending = file !== null || form.values.description !== '';
-  useEffect(() => (pending ? holdUnsavedChanges() : undefined), [pending]);
+  useUnsavedChanges(file !== null || form.values.description !== '');
 
   const mutation = useMutation({
     mutationFn: async ({ chosen, body }: { chosen: File; body: ContractFileCreate }) => {
