@@ -8,6 +8,7 @@ import { logEvents, storedFiles, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, userWithToken } from '../../test/factories.js';
 import { pdfText, sha256 } from '../../test/files.js';
+import { withPreviewMemory } from '../preview-memory.js';
 import { createStoredPdf, readStoredPdf, renderPdf } from '../templates/pdf.js';
 import { renderMail } from '../templates/store.js';
 import { DEFAULTS_DIR, TEMPLATES } from '../templates/registry.js';
@@ -378,6 +379,22 @@ describe('stored PDFs', () => {
     const mail = await renderMail({ db: t.db, env: t.ctx.env }, 'test_email', { sent_at: 'now', recipient: 'a@b.c', user: 'Łukasz', server: 'smtp.example.org:25 (none)' });
     expect(mail.subject).toBe('Test mail from Stipendienbüro Süd');
     expect(mail.html).toContain('<p>This is a test mail, sent on now by Łukasz to a@b.c through smtp.example.org:25 (none).</p>');
+  });
+
+  it("a preview's row renders the template's text but lays out no PDF: an empty file, which its rollback takes back; a template that fails on the data still refuses it (decision 063)", async () => {
+    const sample = TEMPLATES.find((d) => d.internalname === 'invoice_pdf')!.sample;
+    const previewed = await withPreviewMemory(new Map(), () => createStoredPdf({ db: t.db, env: t.ctx.env }, 'invoice_pdf', sample, 'preview', null));
+    expect(previewed.size).toBe(0);
+    expect((await readStoredPdf(t.db, previewed.fileId))!.content.length).toBe(0);
+    const real = await createStoredPdf({ db: t.db, env: t.ctx.env }, 'invoice_pdf', sample, 'real', null);
+    expect(pdfText((await readStoredPdf(t.db, real.fileId))!.content)).toContain('Invoice');
+    await t.db
+      .insert(templates)
+      .values({ internalname: 'credit_note_pdf', content: 'title: Credit\n--- intro ---\n{{ credit_note.reason_text }}', filename: 'old.liquid' })
+      .onConflictDoNothing();
+    const creditSample = TEMPLATES.find((d) => d.internalname === 'credit_note_pdf')!.sample;
+    const failed = await withPreviewMemory(new Map(), () => createStoredPdf({ db: t.db, env: t.ctx.env }, 'credit_note_pdf', creditSample, 'preview', null)).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ status: 500, message: expect.stringContaining('the uploaded template credit_note_pdf does not render (line 3: undefined variable: credit_note.reason_text') });
   });
 
   it('a PDF with more lines than a page holds gets the header again and "page x of y" on every page', async () => {

@@ -18,7 +18,7 @@ import {
 } from '@app/contracts';
 import { contracts, invoices, scholarshipPayments, scholarships, studentFees, type Tx } from '@app/db';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
-import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
+import { describeChanges, recordEvents } from '../events/record.js';
 
 /** What planning did: the action's message, and the total the batch preview adds up. */
 export interface PlanOutcome {
@@ -79,17 +79,18 @@ export async function planContractInvoices(tx: Tx, actor: Actor, contractId: num
 
   const rows = drafts.map((d) => ({ ...d, contract_id: contractId, document_reference: documentReference(contract.application_number, d), creation_user: actor.user.id, edit_user: actor.user.id }));
   const inserted = await tx.insert(invoices).values(rows).returning({ id: invoices.id, document_reference: invoices.document_reference, amount: invoices.amount });
-  for (const row of inserted) {
-    await recordEvent(tx, {
-      type: 'create',
+  await recordEvents(
+    tx,
+    inserted.map((row) => ({
+      type: 'create' as const,
       message: `Created Invoice "${row.document_reference ?? row.id}" (planned)`,
       userId: actor.user.id,
       studentId: contract.student_id,
       contractId,
       resource: 'invoice',
       recordId: row.id,
-    });
-  }
+    })),
+  );
   const totalCents = inserted.reduce((sum, r) => sum + toCents(r.amount), 0);
   const planned = inserted.map((r) => ({ id: r.id, document_reference: r.document_reference ?? '', amount: r.amount }));
   return {

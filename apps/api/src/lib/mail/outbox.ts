@@ -6,6 +6,7 @@ import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
 import { storeFile } from '../files/stored-files.js';
 import { addJob } from '../jobs/queue.js';
+import { inPreview } from '../preview-memory.js';
 import { messageIdFor } from './headers.js';
 import { requireMailSettings } from './settings.js';
 
@@ -119,7 +120,8 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
     .returning({ id: outbox.id });
   const id = row!.id;
   let position = 0;
-  for (const a of mail.attachments ?? []) {
+  // A preview's mail is rolled back before anyone could read it: it keeps no copies of its attachments (decision 063).
+  for (const a of inPreview() ? [] : (mail.attachments ?? [])) {
     const fileId = await storeFile(
       tx,
       { filename: a.filename, mimeType: a.contentType, size: a.content.length, sha256: createHash('sha256').update(a.content).digest('hex'), buffer: a.content },

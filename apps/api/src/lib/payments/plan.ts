@@ -20,7 +20,7 @@ import { contracts, invoices, milestones, scholarshipPayments, studentFees, univ
 import { bankDataProblem } from './bank-data.js';
 import { accountOf, paymentDetails } from './details.js';
 import { nextEditStamp, type Actor } from '../crud/crud-service.js';
-import { describeChanges, recordEvent, recordEvents } from '../events/record.js';
+import { describeChanges, recordEvents } from '../events/record.js';
 import { countLeftAlone, type RepriceOutcome, type ValueChange } from '../invoicing/plan.js';
 
 /**
@@ -93,17 +93,18 @@ export async function planContractScholarshipPayments(tx: Tx, actor: Actor, cont
             type: scholarshipPayments.scholarship_payment_type_id,
             university_id: scholarshipPayments.university_id,
           });
-  for (const row of inserted) {
-    await recordEvent(tx, {
-      type: 'create',
+  await recordEvents(
+    tx,
+    inserted.map((row) => ({
+      type: 'create' as const,
       message: `Created Scholarship Payment "${row.period ?? row.id}" (planned)`,
       userId: actor.user.id,
       studentId: contract.student_id,
       contractId,
       resource: 'scholarship_payment',
       recordId: row.id,
-    });
-  }
+    })),
+  );
   const byHand =
     contract.check_universityfee_payment && feeInvoices.length === 0 ? ' University fees are left to be made by hand: the contract has no participation-fee invoice to link them to.' : '';
   if (inserted.length === 0) return { message: `Nothing to plan: every scholarship payment of this contract is planned already.${byHand}`, amount: 0 };

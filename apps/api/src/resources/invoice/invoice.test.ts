@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { invoiceResource, todayIn } from '@app/contracts';
-import { documentCounters, invoices, storedFiles } from '@app/db';
+import { documentCounters, invoices, storedFiles, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
 import { crudSuite } from '../../test/crud-suite.js';
@@ -489,6 +489,38 @@ describe('invoices: create invoice (create_pdf)', () => {
     expect(run.rows.filter((r) => r.ok).map((r) => r.message)).toEqual(expected);
     const numbered = await t.db.select({ id: invoices.id, number: invoices.number }).from(invoices).where(inArray(invoices.id, rows.map((r) => r.id)));
     expect(rows.map((r) => numbered.find((n) => n.id === r.id)!.number)).toEqual(rows.map((_, k) => `2034-${String(before + k + 1).padStart(5, '0')}`));
+  });
+
+  it("batch Create Invoice: a preview refuses the rows the invoice template fails on, as the run does, and keeps no PDF (decision 063)", async () => {
+    // An uploaded template that fails on the data of invoices over € 150 only.
+    await t.db
+      .insert(templates)
+      .values({ internalname: 'invoice_pdf', content: 'title: Invoice {{ invoice.number }}\n--- intro ---\n{% if invoice.total > 150 %}{{ invoice.no_such_field }}{% endif %}Please pay.', filename: 'partly.liquid' });
+    try {
+      const cheap = await planned({ amount: '100.00' });
+      const dear = await planned({ amount: '200.00' });
+      const ids = [cheap.id, dear.id];
+      const before = await counter(2039);
+      const filesBefore = (await t.db.select({ n: count() }).from(storedFiles))[0]!.n;
+      const preview = await api('post', '/invoices/batch/create_pdf').send({ ids, dry_run: true, invoice_date: '2039-03-01' });
+      const dry = await waitForRun(t, user.token, preview.body.run_id);
+      expect(dry).toMatchObject({ status: 'finished', dry_run: true, total: 2, failed: 1, amount: 100 });
+      const refusal = /the uploaded template invoice_pdf does not render \(line 3: undefined variable: invoice\.no_such_field/;
+      expect(dry.rows.find((r) => !r.ok)!.message).toMatch(refusal);
+      expect(dry.rows.find((r) => r.ok)!.message).toBe(`Invoice 2039-${String(before + 1).padStart(5, '0')} of 01-03-2039`);
+      expect(await counter(2039)).toBe(before);
+      expect((await t.db.select({ n: count() }).from(storedFiles))[0]!.n).toBe(filesBefore);
+      const real = await api('post', '/invoices/batch/create_pdf').send({ ids, invoice_date: '2039-03-01' });
+      const run = await waitForRun(t, user.token, real.body.run_id);
+      expect(run).toMatchObject({ status: 'finished', total: 2, failed: 1 });
+      expect(run.rows.find((r) => !r.ok)!.message).toMatch(refusal);
+      const [numbered] = await t.db.select({ number: invoices.number }).from(invoices).where(eq(invoices.id, cheap.id));
+      expect(numbered!.number).toBe(`2039-${String(before + 1).padStart(5, '0')}`);
+      const pdf = await api('post', `/invoices/${cheap.id}/download_pdf`).buffer(true).parse(binaryParser);
+      expect(pdfText(pdf.body as Buffer)).toContain('Please pay.');
+    } finally {
+      await t.db.delete(templates).where(eq(templates.internalname, 'invoice_pdf'));
+    }
   });
 });
 
