@@ -21,7 +21,7 @@ export function InfoList({ items, label }: { items: readonly InfoItem[]; label: 
             <Text component="dt" size="xs" c="dimmed">
               {item.label}
             </Text>
-            <Text component="dd" size="sm" m={0}>
+            <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
               {item.value === null || item.value === undefined || item.value === '' ? '–' : item.value}
             </Text>
           </div>

@@ -55,6 +55,22 @@ export interface OverviewPageProps<D extends AnyResource> {
   newPath?: string | null;
 }
 
+/** From this many characters a text cell is held to a readable width (LongText). */
+const LONG_TEXT = 50;
+
+/**
+ * A long text in a cell (a comment, a description, an address pasted whole): at most three lines of a readable
+ * width, broken inside a word when it has no spaces (a long e-mail address or link), so one row cannot push the
+ * other columns out of sight. The whole text shows on hover and on the detail screen.
+ */
+function LongText({ text }: { text: string }) {
+  return (
+    <Text component="div" fz="inherit" lineClamp={3} title={text} style={{ maxWidth: `${LONG_TEXT}ch`, minWidth: '12ch', overflowWrap: 'anywhere' }}>
+      {text}
+    </Text>
+  );
+}
+
 function SortIndicator({ sortKey, sort }: { sortKey: SortKey | undefined; sort: readonly SortKey[] }) {
   if (!sortKey) return null;
   const arrow = sortKey.direction === 'asc' ? '▲' : '▼';
@@ -331,6 +347,8 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                           <Anchor component={Link} to={path} size="sm" onClick={stop}>
                             {content === '' ? reference : content}
                           </Anchor>
+                        ) : typeof content === 'string' && content.length > LONG_TEXT && !c.nowrap && !keepsTogether(c.format) ? (
+                          <LongText text={content} />
                         ) : (
                           content
                         )}

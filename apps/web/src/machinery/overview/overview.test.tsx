@@ -42,6 +42,18 @@ describe('overview', () => {
     expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
   });
 
+  it('holds a long text to a readable width of three lines at most, broken inside words without spaces, and shows it whole on hover', async () => {
+    const long = `Vereinigtes Königreich Großbritannien und Nordirland ${'https://example.org/'.repeat(12)}`;
+    const api = stubApi({ ...session(), 'GET /countries': page([{ id: 1, cntry_code: 'GB', cntry_name: long, edit_timestamp: null }]) });
+    renderApp('/countries', api);
+    const cell = await screen.findByTitle(long);
+    expect(cell).toHaveTextContent(long);
+    expect(cell).toHaveAttribute('data-line-clamp', 'true');
+    expect(cell).toHaveStyle({ overflowWrap: 'anywhere', maxWidth: '50ch' });
+    // A short text is written as it is.
+    expect(screen.getByText('GB')).not.toHaveAttribute('title');
+  });
+
   it('shows an estimated total as "about", and counts exactly when Count is pressed', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 100_000, estimated: true }) });
     const { user } = renderApp('/countries', api);
