@@ -59,6 +59,13 @@ export interface OverviewPageProps<D extends AnyResource> {
 const LONG_TEXT = 50;
 
 /**
+ * A value this short stays on one line ("Offer accepted", a name; also when its cell draws it as a link): a table
+ * short of width wrapped such words first, and rows of uneven height were harder to read across than a few more
+ * columns to scroll to.
+ */
+const isShortText = (content: ReactNode) => typeof content === 'string' && content.length <= 24;
+
+/**
  * A long text in a cell (a comment, a description, an address pasted whole): at most three lines of a readable
  * width, broken inside a word when it has no spaces (a long e-mail address or link), so one row cannot push the
  * other columns out of sight. The whole text shows on hover and on the detail screen.
@@ -336,12 +343,13 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                     />
                   </Table.Td>
                   {columns.map((c, i) => {
-                    const content = c.render ? c.render(row) : formatValue(row[c.field], c.format);
+                    const value = formatValue(row[c.field], c.format);
+                    const content = c.render ? c.render(row) : value;
                     return (
                       <Table.Td
                         key={c.field}
                         ta={alignOf(c.format)}
-                        style={c.nowrap || keepsTogether(c.format) ? { whiteSpace: 'nowrap' } : undefined}
+                        style={c.nowrap || keepsTogether(c.format) || isShortText(value) ? { whiteSpace: 'nowrap' } : undefined}
                       >
                         {i === 0 && !c.render && path ? (
                           <Anchor component={Link} to={path} size="sm" onClick={stop}>

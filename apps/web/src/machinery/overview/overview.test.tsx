@@ -42,7 +42,7 @@ describe('overview', () => {
     expect(header('Name')).toHaveAttribute('aria-sort', 'ascending');
   });
 
-  it('holds a long text to a readable width of three lines at most, broken inside words without spaces, and shows it whole on hover', async () => {
+  it('keeps a short text on one line, and holds a long one to a readable width of three lines at most, broken inside words without spaces, whole on hover', async () => {
     const long = `Vereinigtes Königreich Großbritannien und Nordirland ${'https://example.org/'.repeat(12)}`;
     const api = stubApi({ ...session(), 'GET /countries': page([{ id: 1, cntry_code: 'GB', cntry_name: long, edit_timestamp: null }]) });
     renderApp('/countries', api);
@@ -50,8 +50,10 @@ describe('overview', () => {
     expect(cell).toHaveTextContent(long);
     expect(cell).toHaveAttribute('data-line-clamp', 'true');
     expect(cell).toHaveStyle({ overflowWrap: 'anywhere', maxWidth: '50ch' });
-    // A short text is written as it is.
+    // A short text is written as it is, on one line.
     expect(screen.getByText('GB')).not.toHaveAttribute('title');
+    expect(screen.getByText('GB').closest('td')).toHaveStyle({ whiteSpace: 'nowrap' });
+    expect(cell.closest('td')).not.toHaveStyle({ whiteSpace: 'nowrap' });
   });
 
   it('shows an estimated total as "about", and counts exactly when Count is pressed', async () => {
