@@ -63,7 +63,7 @@ const LONG_TEXT = 50;
  * short of width wrapped such words first, and rows of uneven height were harder to read across than a few more
  * columns to scroll to.
  */
-const isShortText = (content: ReactNode) => typeof content === 'string' && content.length <= 24;
+const isShortText = (content: ReactNode) => typeof content === 'string' && content.length <= 40;
 
 /**
  * A long text in a cell (a comment, a description, an address pasted whole): at most three lines of a readable
