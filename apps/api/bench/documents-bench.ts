@@ -6,6 +6,7 @@
 // BENCH_MAILS mails through the outbox (with a one-page PDF attached to each) and lets the job workers deliver
 // them, timing until the last one is `sent`. Prints one table; docs/performance.md keeps the figures.
 // The Email settings are put back as they were. Stop `pnpm start` first: one server per data directory.
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -13,6 +14,7 @@ import { connect, emailSettings, outbox } from '@app/db';
 import { loadEnv } from '../src/env.js';
 import type { AppContext } from '../src/lib/context.js';
 import { jwtSecretFor, openDatabase } from '../src/lib/database.js';
+import { storeFile } from '../src/lib/files/stored-files.js';
 import { startWorkers } from '../src/lib/jobs/worker.js';
 import { queueMail } from '../src/lib/mail/outbox.js';
 import { renderPdf } from '../src/lib/templates/pdf.js';
@@ -69,7 +71,15 @@ await handle.db
     target: emailSettings.id,
     set: { smtp_servername: '127.0.0.1', smtp_port: port, smtp_security: 'none', smtp_username: '', from_email_address: 'bench@example.org' },
   });
-const attachment = await renderPdf(ctx, invoice.internalname, invoice.sample);
+// One stored PDF, attached to every mail by reference (decision 065), as an invoice's mails attach its PDF.
+const invoicePdf = await renderPdf(ctx, invoice.internalname, invoice.sample);
+const attachment = {
+  id: await storeFile(
+    handle.db,
+    { filename: 'invoice.pdf', mimeType: 'application/pdf', size: invoicePdf.length, sha256: createHash('sha256').update(invoicePdf).digest('hex'), buffer: invoicePdf },
+    null,
+  ),
+};
 const workers = await startWorkers(ctx, modulesByKey(resourceModules(ctx)));
 const mail = await withMemory(async () => {
   const started = performance.now();
@@ -81,7 +91,7 @@ const mail = await withMemory(async () => {
           to: { address: `student${i}@example.org`, name: 'Łukasz Wiśniewski' },
           subject: `Rechnung R2026-${String(i).padStart(5, '0')}`,
           text: 'Guten Tag, anbei Ihre Rechnung.',
-          attachments: [{ filename: 'invoice.pdf', contentType: 'application/pdf', content: attachment }],
+          attachments: [attachment],
         }),
       );
     }

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError } from '@app/contracts';
 import { contracts, invoicePayments, invoices, outbox, outboxAttachments, students, type DbOrTx, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { recordEvent } from '../events/record.js';
-import { storeFile } from '../files/stored-files.js';
+import type { StoredFile } from '../files/stored-files.js';
 import { addJob } from '../jobs/queue.js';
-import { inPreview } from '../preview-memory.js';
 import { messageIdFor } from './headers.js';
 import { requireMailSettings } from './settings.js';
 
@@ -42,11 +40,12 @@ export interface OnAccepted {
 
 export const isOnAcceptedTarget = (value: unknown): value is OnAcceptedTarget => typeof value === 'string' && Object.hasOwn(ON_ACCEPTED_TARGETS, value);
 
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  content: Buffer;
-}
+/**
+ * A stored file attached by reference (decision 065): stored files are never changed or deleted, so the mail
+ * sends what existed when it was asked for, even if the record's PDF is rendered again or a document is removed
+ * from the contract later. Attached under its stored name and type.
+ */
+export type MailAttachment = Pick<StoredFile, 'id'>;
 
 export interface MailToQueue {
   /** The recipient's address, and their name for the To header (never a header of its own, whatever it holds). */
@@ -119,16 +118,8 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
     })
     .returning({ id: outbox.id });
   const id = row!.id;
-  let position = 0;
-  // A preview's mail is rolled back before anyone could read it: it keeps no copies of its attachments (decision 063).
-  for (const a of inPreview() ? [] : (mail.attachments ?? [])) {
-    const fileId = await storeFile(
-      tx,
-      { filename: a.filename, mimeType: a.contentType, size: a.content.length, sha256: createHash('sha256').update(a.content).digest('hex'), buffer: a.content },
-      userId,
-    );
-    await tx.insert(outboxAttachments).values({ outbox_id: id, position: position++, file_id: fileId });
-  }
+  const attachments = mail.attachments ?? [];
+  if (attachments.length > 0) await tx.insert(outboxAttachments).values(attachments.map((a, position) => ({ outbox_id: id, position, file_id: a.id })));
   await addMailJob(tx, id);
   // The queueing is the outbox row's own event (the action that asked for the mail records its own on the
   // record); its contract and student are linked, so the log finds it by either.

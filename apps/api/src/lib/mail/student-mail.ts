@@ -29,7 +29,7 @@ export async function queueStudentMail<D extends StudentMailData>(
     subject: rendered.subject,
     text: rendered.text,
     html: rendered.html ?? null,
-    attachments: (mail.attach ?? []).map((f) => ({ filename: f.filename, contentType: f.mimeType, content: f.content })),
+    attachments: mail.attach,
     concerns: mail.concerns,
     onAccepted: mail.onAccepted,
   });

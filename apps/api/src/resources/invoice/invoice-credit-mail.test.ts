@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { creditNoteCommand, EVENT_TYPE_IDS, todayIn } from '@app/contracts';
-import { invoices, logEvents, outbox, storedFiles, students, templates } from '@app/db';
+import { invoices, logEvents, outbox, outboxAttachments, storedFiles, students, templates } from '@app/db';
 import { recordTemplateFailure, TemplateRenderFailure } from '../../lib/templates/store.js';
 import { templateDefinition } from '../../lib/templates/registry.js';
 import { setupTestApp } from '../../test/app.js';
@@ -228,6 +228,20 @@ describe('invoice e-mail and reminder (issue 13 point 7)', () => {
     expect(after.email_user).toBe(user.id);
     expect(after.email_reminder_timestamp).toBeNull();
     expect((await get(inv.id)).email_timestamp).not.toBeNull();
+  });
+
+  it("attaches the invoice's own stored PDF, not a copy of it: a mail adds no stored file (decision 065)", async () => {
+    const { contract } = await contractFor();
+    const inv = await numbered(contract.id, {}, '2030-01-11');
+    const files = async () => (await t.db.select({ n: sql<number>`count(*)::int` }).from(storedFiles))[0]!.n;
+    const before = await files();
+    const res = await api('post', `/invoices/${inv.id}/send_email`).send({ reminder: false });
+    expect(res.status, res.text).toBe(200);
+    const [mail] = await mailsOf(inv.id);
+    const attached = await t.db.select().from(outboxAttachments).where(eq(outboxAttachments.outbox_id, mail!.id));
+    expect(attached.map((a) => a.file_id)).toEqual([(await row(inv.id)).pdf_file_id]);
+    expect(await files()).toBe(before);
+    await waitFor('the mail sent', () => mailsOf(inv.id), (rows) => rows[0]!.status === 'sent');
   });
 
   it('two sends at once queue the mail once; the second is told it is waiting in the outbox', async () => {

@@ -5,11 +5,13 @@ import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
 import { contracts, logEvents, outbox, students } from '@app/db';
 import type { Actor } from '../../lib/crud/crud-service.js';
+import { storeFile } from '../../lib/files/stored-files.js';
 import { classify, markStalledMails, recordAttempt, sendOne } from '../../lib/mail/deliver.js';
 import { addMailJob, queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
 import { NO_MAIL_SETTINGS, readSmtpSettings, seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, userWithToken } from '../../test/factories.js';
+import { sha256 } from '../../test/files.js';
 import { startTestSmtp } from '../../test/smtp.js';
 import { startTestWorkers } from '../../test/workers.js';
 import { waitFor } from '../../test/wait.js';
@@ -206,12 +208,14 @@ describe('delivery', () => {
   it('delivers a message once, with UTF-8 subject and body intact and the attachment readable; a CR/LF in the name adds no header', async () => {
     const count = smtp.received.length;
     const datas = smtp.dataCount();
+    const content = Buffer.from('Zahlungsplan für Łukasz Wiśniewski: € 500,00\n');
+    const fileId = await storeFile(t.db, { filename: 'Übersicht Łukasz.txt', mimeType: 'text/plain', size: content.length, sha256: sha256(content), buffer: content }, null);
     const id = await queue({
       to: { address: 'lukasz@example.org', name: 'Łukasz Wiśniewski\r\nBcc: evil@example.org' },
       subject: 'Bankdaten für Łukasz Wiśniewski',
       text: 'Sehr geehrter Łukasz Wiśniewski,\nbitte senden Sie uns Ihre Bankdaten (€ 1.234,56).',
       html: '<p>Sehr geehrter <b>Łukasz Wiśniewski</b></p>',
-      attachments: [{ filename: 'Übersicht Łukasz.txt', contentType: 'text/plain', content: Buffer.from('Zahlungsplan für Łukasz Wiśniewski: € 500,00\n') }],
+      attachments: [{ id: fileId }],
     });
     const row = await settled(id);
     expect(row.status, row.last_reply ?? '').toBe('sent');
