@@ -26,8 +26,8 @@ export async function withPreviewMemory<T>(kept: Map<string, unknown>, work: () 
 
 /**
  * Whether the work at hand is a row of a preview, which is rolled back whatever it does. What it would make and
- * nobody could see before the rollback (a PDF laid out, a mail's copies of its attachments) it may leave out
- * (decision 063); what it checks, it must check as the run does.
+ * nobody could see before the rollback (a PDF laid out) it may leave out (decision 063); what it checks, it must
+ * check as the run does.
  */
 export function inPreview(): boolean {
   return previewing.getStore() !== undefined;
