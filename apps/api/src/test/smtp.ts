@@ -20,6 +20,8 @@ export interface TestSmtpServer {
   dataCount: () => number;
   /** Credentials the clients logged in with. */
   logins: { username: string; password: string }[];
+  /** Connections the server took, in all and still open. */
+  connections: () => { opened: number; open: number };
   /** Behaviours for the next messages, taken one per message; when empty, messages are accepted. */
   next: DataBehaviour[];
   /** Waits until `received` holds `count` messages. */
@@ -35,8 +37,17 @@ export async function startTestSmtp(options: { username?: string; password?: str
   const logins: { username: string; password: string }[] = [];
   const next: DataBehaviour[] = [];
   let datas = 0;
+  let opened = 0;
+  let closed = 0;
   const server: SMTPServer = new SMTPServer({
     authOptional: true,
+    onConnect(_session, callback) {
+      opened++;
+      callback();
+    },
+    onClose() {
+      closed++;
+    },
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
@@ -92,6 +103,7 @@ export async function startTestSmtp(options: { username?: string; password?: str
     logins,
     next,
     dataCount: () => datas,
+    connections: () => ({ opened, open: opened - closed }),
     async waitForMessages(count, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       while (received.length < count) {

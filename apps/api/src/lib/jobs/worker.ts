@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import type { ResourceModule } from '../actions/module.js';
 import { BATCH_TASK } from '../batch/batch-service.js';
 import { batchRunTask, resumeStaleRuns } from '../batch/batch-worker.js';
-import { DELIVERY_DEADLINE_TIMEOUTS, deliverMailTask, markStalledMails } from '../mail/deliver.js';
+import { closeIdleConnections, DELIVERY_DEADLINE_TIMEOUTS, deliverMailTask, markStalledMails } from '../mail/deliver.js';
 import { MAIL_TASK } from '../mail/outbox.js';
 import { workerLogger } from './queue.js';
 
@@ -54,6 +54,7 @@ export async function startWorkers(ctx: AppContext, modules: ReadonlyMap<string,
       clearInterval(mailSweeper);
       stopping.abort();
       await Promise.all(runners.map((runner) => runner.stop()));
+      closeIdleConnections();
     },
   };
 }

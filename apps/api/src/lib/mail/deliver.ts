@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Task } from 'graphile-worker';
 import { outbox, outboxAttachments, storedFiles, type Tx } from '@app/db';
 import type { AppContext } from '../context.js';
@@ -58,25 +59,42 @@ async function attachmentsOf(db: AppContext['db'], outboxId: number) {
     .orderBy(asc(outboxAttachments.position));
 }
 
+/** An SMTP connection kept between deliveries, and what its log told about the message under way. */
+interface Connection {
+  key: string;
+  transport: Transporter;
+  /** Set once the whole message of the delivery under way went to the socket (its terminator included). */
+  dataSent: boolean;
+  closing?: NodeJS.Timeout;
+}
+
 /**
- * Hands one mail to the SMTP server of the settings. Every header comes from a structured value that nodemailer
- * encodes (a name holding CR/LF stays inside its header). Never throws: the outcome says what happened.
+ * Connections that finished a delivery cleanly and wait for the next one (decision 066): a run of mails goes over
+ * a few connections, not one each. At most one per mail slot of the process; each is closed after
+ * `IDLE_CONNECTION_MS` without a mail, before a server would drop it as idle.
  */
-export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: OutboxRow): Promise<Attempt> {
-  if (!isConfigured(settings)) return { kind: 'temporary', reply: 'The Email settings name no SMTP server or from address yet' };
-  let dataSent = false;
-  // nodemailer logs the end of the message data once the whole message (terminator included) went to the socket.
-  const tracker = {
-    info: (data: unknown) => {
-      if (typeof data === 'object' && data !== null && (data as { tnx?: string }).tnx === 'message' && 'outByteCount' in data) dataSent = true;
-    },
-  };
-  const timeout = ctx.env.MAIL_TIMEOUT_MS;
-  const deadline = new AbortController();
-  const deadlineMs = timeout * DELIVERY_DEADLINE_TIMEOUTS;
-  const timer = setTimeout(() => deadline.abort(), deadlineMs);
-  const sender = senderOf(ctx.env, settings.from_email_address);
-  const transport = nodemailer.createTransport({
+const idleConnections: Connection[] = [];
+const IDLE_CONNECTION_MS = 2000;
+
+/** The connection for the settings: an idle one of the same server, login and timeouts, or a new one. */
+function takeConnection(settings: SmtpSettings, timeout: number): Connection {
+  const key = JSON.stringify([settings.smtp_servername, settings.smtp_port, settings.smtp_security, settings.smtp_username, settings.smtp_password, timeout]);
+  const at = idleConnections.findIndex((c) => c.key === key);
+  if (at >= 0) {
+    const [kept] = idleConnections.splice(at, 1);
+    clearTimeout(kept!.closing);
+    kept!.dataSent = false;
+    return kept!;
+  }
+  const connection = { key, dataSent: false } as Connection;
+  connection.transport = nodemailer.createTransport({
+    // One connection per transport, one message at a time on it: its log says which message went out.
+    pool: true,
+    maxConnections: 1,
+    maxMessages: 100,
+    // Never sent again by nodemailer after the connection closed mid-message: it may have arrived (`unknown`),
+    // and a retry is the outbox's decision (decision 016).
+    maxRequeues: 0,
     host: settings.smtp_servername,
     port: settings.smtp_port,
     secure: settings.smtp_security === 'tls',
@@ -86,11 +104,51 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,
-    logger: tracker,
+    // nodemailer logs the end of the message data once the whole message (terminator included) went to the socket.
+    logger: {
+      info: (data: unknown) => {
+        if (typeof data === 'object' && data !== null && (data as { tnx?: string }).tnx === 'message' && 'outByteCount' in data) connection.dataSent = true;
+      },
+    },
     debug: false,
-  });
+  } as SMTPPool.Options);
+  return connection;
+}
+
+/** Keeps a connection that finished cleanly for the next delivery, until it has been idle too long. */
+function keepConnection(connection: Connection): void {
+  connection.closing = setTimeout(() => {
+    const at = idleConnections.indexOf(connection);
+    if (at >= 0) idleConnections.splice(at, 1);
+    connection.transport.close();
+  }, IDLE_CONNECTION_MS);
+  connection.closing.unref();
+  idleConnections.push(connection);
+}
+
+/** Closes the connections kept between deliveries (the job workers stop). */
+export function closeIdleConnections(): void {
+  for (const connection of idleConnections.splice(0)) {
+    clearTimeout(connection.closing);
+    connection.transport.close();
+  }
+}
+
+/**
+ * Hands one mail to the SMTP server of the settings. Every header comes from a structured value that nodemailer
+ * encodes (a name holding CR/LF stays inside its header). Never throws: the outcome says what happened.
+ */
+export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: OutboxRow): Promise<Attempt> {
+  if (!isConfigured(settings)) return { kind: 'temporary', reply: 'The Email settings name no SMTP server or from address yet' };
+  const timeout = ctx.env.MAIL_TIMEOUT_MS;
+  const deadline = new AbortController();
+  const deadlineMs = timeout * DELIVERY_DEADLINE_TIMEOUTS;
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const sender = senderOf(ctx.env, settings.from_email_address);
+  const connection = takeConnection(settings, timeout);
+  let clean = false;
   try {
-    const info = await transport.sendMail({
+    const info = await connection.transport.sendMail({
       from: sender.from,
       ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
       to: { name: mail.recipient_name ?? '', address: mail.recipient },
@@ -104,18 +162,22 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
       // Broken off at the deadline: nodemailer closes the connection, so nothing of this attempt arrives later.
       signal: deadline.signal,
     });
+    // Answered without an error: the connection is in a known state, ready for the next message.
+    clean = true;
     const rejected = (info.rejected ?? []).length > 0;
     const reply = scrubText(String(info.response ?? ''));
     return rejected ? { kind: 'refused', reply } : { kind: 'accepted', reply };
   } catch (err) {
     if (deadline.signal.aborted) {
       // Cut before the whole message was handed over, the server cannot have accepted it: tried again. After, it may have.
-      return classify({ code: 'EABORT', message: `Given up after ${Math.round(deadlineMs / 1000)} s: the SMTP server did not finish the delivery in time` }, dataSent);
+      return classify({ code: 'EABORT', message: `Given up after ${Math.round(deadlineMs / 1000)} s: the SMTP server did not finish the delivery in time` }, connection.dataSent);
     }
-    return classify(err as SmtpishError, dataSent);
+    return classify(err as SmtpishError, connection.dataSent);
   } finally {
     clearTimeout(timer);
-    transport.close();
+    // A connection after any error (a refusal too) is not used again: the next delivery starts on a new one.
+    if (clean) keepConnection(connection);
+    else connection.transport.close();
   }
 }
 

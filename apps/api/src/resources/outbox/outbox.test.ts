@@ -358,6 +358,17 @@ describe('delivery', () => {
     expect(row.last_reply).toMatch(/^Gave up after 3 attempts: .*Busy/);
   });
 
+  it('delivers a run of mails over a connection per mail slot, kept between them and closed once idle (decision 066)', async () => {
+    const before = smtp.connections().opened;
+    const count = smtp.received.length;
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await queue({ to: `run${i}@example.org`, subject: `Run ${i}`, text: 'x' }));
+    for (const id of ids) expect((await settled(id)).status).toBe('sent');
+    await smtp.waitForMessages(count + 6);
+    expect(smtp.connections().opened - before).toBeLessThanOrEqual(t.ctx.env.WORKER_CONCURRENCY);
+    await waitFor('the idle connections closed', async () => smtp.connections().open, (open) => open === 0, 10_000);
+  });
+
   it('a connection dropped after DATA gives unknown, and the mail is not delivered a second time by itself', async () => {
     smtp.next.push({ kind: 'drop' });
     const datas = smtp.dataCount();
