@@ -280,7 +280,9 @@ describe('the same mail twice', () => {
     let held!: () => void;
     const holding = new Promise<void>((r) => (held = r));
     let release!: () => void;
-    smtp.next.push({ kind: 'hold', held: () => held(), release: new Promise<void>((r) => (release = r)) });
+    const released = new Promise<void>((r) => (release = r));
+    // The server answers none of the mails until released: each stays waiting however quickly it is delivered.
+    smtp.next.push({ kind: 'hold', held: () => held(), release: released }, ...[1, 2, 3].map(() => ({ kind: 'hold' as const, held: () => undefined, release: released })));
     expect((await api('post', `/contracts/${contract.id}/send_bankinfo_request`, tokens.User).send({})).status).toBe(200);
     await holding;
     const subject = `Your bank details for contract ${contract.application_number}`;
