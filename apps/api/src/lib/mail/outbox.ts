@@ -41,9 +41,9 @@ export interface OnAccepted {
 export const isOnAcceptedTarget = (value: unknown): value is OnAcceptedTarget => typeof value === 'string' && Object.hasOwn(ON_ACCEPTED_TARGETS, value);
 
 /**
- * A stored file attached by reference (decision 065): stored files are never changed or deleted, so the mail
- * sends what existed when it was asked for, even if the record's PDF is rendered again or a document is removed
- * from the contract later. Attached under its stored name and type.
+ * A stored file attached by reference (decision 065): the PDFs of invoices, credit notes and payments are never
+ * changed or deleted, so the mail sends what existed when it was asked for, even if the record's PDF is rendered
+ * again later. Attached under its stored name and type.
  */
 export type MailAttachment = Pick<StoredFile, 'id'>;
 
