@@ -345,17 +345,14 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                   {columns.map((c, i) => {
                     const value = formatValue(row[c.field], c.format);
                     const content = c.render ? c.render(row) : value;
+                    const oneLine = c.nowrap || keepsTogether(c.format);
                     return (
-                      <Table.Td
-                        key={c.field}
-                        ta={alignOf(c.format)}
-                        style={c.nowrap || keepsTogether(c.format) || isShortText(value) ? { whiteSpace: 'nowrap' } : undefined}
-                      >
+                      <Table.Td key={c.field} ta={alignOf(c.format)} style={oneLine || isShortText(value) ? { whiteSpace: 'nowrap' } : undefined}>
                         {i === 0 && !c.render && path ? (
                           <Anchor component={Link} to={path} size="sm" onClick={stop}>
                             {content === '' ? reference : content}
                           </Anchor>
-                        ) : typeof content === 'string' && content.length > LONG_TEXT && !c.nowrap && !keepsTogether(c.format) ? (
+                        ) : !oneLine && typeof content === 'string' && content.length > LONG_TEXT ? (
                           <LongText text={content} />
                         ) : (
                           content
