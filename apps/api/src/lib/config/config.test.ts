@@ -8,8 +8,9 @@ import { logEvents, storedFiles, templates } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { binaryParser, userWithToken } from '../../test/factories.js';
 import { pdfText, sha256 } from '../../test/files.js';
+import { readStoredFile } from '../files/stored-files.js';
 import { withPreviewMemory } from '../preview-memory.js';
-import { createStoredPdf, readStoredPdf, renderPdf } from '../templates/pdf.js';
+import { createStoredPdf, renderPdf } from '../templates/pdf.js';
 import { renderMail } from '../templates/store.js';
 import { DEFAULTS_DIR, TEMPLATES } from '../templates/registry.js';
 
@@ -354,7 +355,7 @@ describe('stored PDFs', () => {
   it('a generated PDF is stored and read back byte for byte', async () => {
     const sample = TEMPLATES.find((d) => d.internalname === 'payment_confirmation_pdf')!.sample;
     const stored = await createStoredPdf({ db: t.db, env: t.ctx.env }, 'payment_confirmation_pdf', sample, 'Zahlungsbestätigung Łukasz', admin.id);
-    const back = await readStoredPdf(t.db, stored.fileId);
+    const back = await readStoredFile(t.db, stored.fileId);
     expect(back).toMatchObject({ filename: 'Zahlungsbestätigung Łukasz.pdf', mimeType: 'application/pdf', size: stored.size, sha256: stored.sha256 });
     expect(sha256(back!.content)).toBe(stored.sha256);
     const text = pdfText(back!.content).replace(/\s+/g, ' ');
@@ -385,9 +386,9 @@ describe('stored PDFs', () => {
     const sample = TEMPLATES.find((d) => d.internalname === 'invoice_pdf')!.sample;
     const previewed = await withPreviewMemory(new Map(), () => createStoredPdf({ db: t.db, env: t.ctx.env }, 'invoice_pdf', sample, 'preview', null));
     expect(previewed.size).toBe(0);
-    expect((await readStoredPdf(t.db, previewed.fileId))!.content.length).toBe(0);
+    expect((await readStoredFile(t.db, previewed.fileId))!.content.length).toBe(0);
     const real = await createStoredPdf({ db: t.db, env: t.ctx.env }, 'invoice_pdf', sample, 'real', null);
-    expect(pdfText((await readStoredPdf(t.db, real.fileId))!.content)).toContain('Invoice');
+    expect(pdfText((await readStoredFile(t.db, real.fileId))!.content)).toContain('Invoice');
     await t.db
       .insert(templates)
       .values({ internalname: 'credit_note_pdf', content: 'title: Credit\n--- intro ---\n{{ credit_note.reason_text }}', filename: 'old.liquid' })
@@ -401,7 +402,7 @@ describe('stored PDFs', () => {
     const sample = TEMPLATES.find((d) => d.internalname === 'invoice_pdf')!.sample as { invoice: Record<string, unknown> };
     const lines = Array.from({ length: 70 }, (_, i) => ({ description: `Line ${i + 1}: Straße Łódź`, amount: 10 + i }));
     const stored = await createStoredPdf({ db: t.db, env: t.ctx.env }, 'invoice_pdf', { ...sample, invoice: { ...sample.invoice, lines } }, 'long', null);
-    const text = pdfText((await readStoredPdf(t.db, stored.fileId))!.content);
+    const text = pdfText((await readStoredFile(t.db, stored.fileId))!.content);
     const pages = text.split('\f').filter((p) => p.trim() !== '');
     expect(pages.length).toBeGreaterThan(1);
     pages.forEach((page, i) => expect(page).toContain(`page ${i + 1} of ${pages.length}`));

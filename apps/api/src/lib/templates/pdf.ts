@@ -49,19 +49,20 @@ export async function createStoredPdf(
   return { fileId, size: buffer.length, sha256 };
 }
 
-/** A stored PDF, exactly as it was stored. */
-export function readStoredPdf(db: DbOrTx, fileId: number): Promise<StoredFile | undefined> {
-  return readStoredFile(db, fileId);
-}
-
 /**
- * The PDF a record keeps in its `pdf_file_id` column (an invoice, a payment), exactly as stored; before one was
- * created a 409 that says `missing`.
+ * The stored file a record keeps in its `pdf_file_id` column (an invoice, a payment), without its bytes: what a
+ * mail attaches (decision 065). Before one was created a 409 that says `missing`.
  */
-export async function recordPdf(db: DbOrTx, fileIdColumn: AnyPgColumn, idColumn: AnyPgColumn, id: number, missing: string): Promise<StoredFile> {
+export async function recordPdfFile(db: DbOrTx, fileIdColumn: AnyPgColumn, idColumn: AnyPgColumn, id: number, missing: string): Promise<{ id: number }> {
   const [found] = await db.select({ fileId: fileIdColumn }).from(fileIdColumn.table).where(eq(idColumn, id));
   const fileId = found?.fileId;
-  const stored = fileId === null || fileId === undefined ? undefined : await readStoredFile(db, Number(fileId));
+  if (fileId === null || fileId === undefined) throw new AppError('CONFLICT', missing);
+  return { id: Number(fileId) };
+}
+
+/** The PDF a record keeps in its `pdf_file_id` column, exactly as stored; before one was created a 409 that says `missing`. */
+export async function recordPdf(db: DbOrTx, fileIdColumn: AnyPgColumn, idColumn: AnyPgColumn, id: number, missing: string): Promise<StoredFile> {
+  const stored = await readStoredFile(db, (await recordPdfFile(db, fileIdColumn, idColumn, id, missing)).id);
   if (!stored) throw new AppError('CONFLICT', missing);
   return stored;
 }

@@ -23,7 +23,7 @@ import { withdrawMailsOf } from '../../lib/mail/withdraw.js';
 import { checkDateInNumberYear, nextNumber } from '../../lib/numbering.js';
 import { columnsMatch, contractFound, contractIn, contractStudentName, idFound } from '../../lib/search.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
-import { createStoredPdf, pdfDownload, readStoredPdf, recordPdf } from '../../lib/templates/pdf.js';
+import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
 import { userName } from '../../lib/crud/user-name.js';
 
 const p = invoicePayments;
@@ -248,10 +248,8 @@ export function invoicePaymentModule(ctx: AppContext): ResourceModule {
         data = await templateData(tx, id);
       }
       if (!data.student.email) throw new AppError('CONFLICT', `${data.student.name} has no e-mail address`);
-      const stored = await readStoredPdf(tx, fileId);
-      if (!stored) throw new AppError('CONFLICT', 'The payment confirmation PDF is missing');
       const message = await queueStudentMail(ctx, tx, actor, 'payment_confirmation_email', data, {
-        attach: [stored],
+        attach: [{ id: fileId }],
         concerns: { resource: 'invoice_payment', id },
         onAccepted: [{ target: 'invoice_payment.payment_confirmation', id }],
       });

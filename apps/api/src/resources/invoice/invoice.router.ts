@@ -33,7 +33,7 @@ import { createCrudService, moneyValue, type Actor, type Join, type Row, type Wr
 import { oncePerKey } from '../../lib/crud/request-key.js';
 import { filterQueryOf } from '../../lib/crud/list-query.js';
 import { sendXlsx } from '../../lib/files/xlsx.js';
-import { createStoredPdf, pdfDownload, recordPdf } from '../../lib/templates/pdf.js';
+import { createStoredPdf, pdfDownload, recordPdf, recordPdfFile } from '../../lib/templates/pdf.js';
 import { contractTemplateData } from '../../lib/templates/contract-data.js';
 import { userName } from '../../lib/crud/user-name.js';
 
@@ -235,7 +235,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
           throw new AppError('CONFLICT', `Contract ${String(row.contract)} owes nothing: its credit covers invoice ${String(row.number)}`);
         }
       }
-      const stored = await recordPdf(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');
+      const pdf = await recordPdfFile(tx, i.pdf_file_id, i.id, id, 'No PDF has been created for this invoice yet');
       const data = await contractTemplateData(tx, Number(row.contract_id));
       if (!data.student.email?.trim()) throw new AppError('CONFLICT', 'The student has no e-mail address');
       const target = input.reminder ? 'invoice.email_reminder_timestamp' : 'invoice.email_timestamp';
@@ -244,7 +244,7 @@ export function invoiceModule(ctx: AppContext): ResourceModule {
       const template = row.is_creditnote ? 'credit_note_email' : input.reminder ? 'reminder_email' : 'invoice_email';
       const mailData = row.is_creditnote ? { credit_note: await creditNoteMailData(tx, row) } : { invoice: await invoiceMailData(tx, id, row) };
       const message = await queueStudentMail(ctx, tx, actor, template, { ...data, ...mailData }, {
-        attach: [stored],
+        attach: [pdf],
         concerns: { resource: 'invoice', id },
         onAccepted: [{ target, id }],
       });
