@@ -22,6 +22,8 @@ export interface TestSmtpServer {
   logins: { username: string; password: string }[];
   /** Connections the server took, in all and still open. */
   connections: () => { opened: number; open: number };
+  /** While true, a second message on one connection is turned away with 421, as servers that limit it do. */
+  oneMessagePerConnection: boolean;
   /** Behaviours for the next messages, taken one per message; when empty, messages are accepted. */
   next: DataBehaviour[];
   /** Waits until `received` holds `count` messages. */
@@ -47,6 +49,15 @@ export async function startTestSmtp(options: { username?: string; password?: str
     },
     onClose() {
       closed++;
+    },
+    onMailFrom(_address, session, callback) {
+      if (handle.oneMessagePerConnection && session.transaction > 1) {
+        const err = new Error('Too many messages on this connection') as Error & { responseCode: number };
+        err.responseCode = 421;
+        callback(err);
+        return;
+      }
+      callback();
     },
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
@@ -97,13 +108,14 @@ export async function startTestSmtp(options: { username?: string; password?: str
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return {
+  const handle: TestSmtpServer = {
     port,
     received,
     logins,
     next,
     dataCount: () => datas,
     connections: () => ({ opened, open: opened - closed }),
+    oneMessagePerConnection: false,
     async waitForMessages(count, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       while (received.length < count) {
@@ -113,4 +125,5 @@ export async function startTestSmtp(options: { username?: string; password?: str
       return received;
     },
   };
+  return handle;
 }

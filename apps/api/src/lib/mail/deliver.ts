@@ -76,16 +76,22 @@ interface Connection {
 const idleConnections: Connection[] = [];
 const IDLE_CONNECTION_MS = 2000;
 
-/** The connection for the settings: an idle one of the same server, login and timeouts, or a new one. */
-function takeConnection(settings: SmtpSettings, timeout: number): Connection {
-  const key = JSON.stringify([settings.smtp_servername, settings.smtp_port, settings.smtp_security, settings.smtp_username, settings.smtp_password, timeout]);
+/** What tells connections apart: the server, the login and the timeouts they were opened with. */
+const connectionKey = (settings: SmtpSettings, timeout: number) =>
+  JSON.stringify([settings.smtp_servername, settings.smtp_port, settings.smtp_security, settings.smtp_username, settings.smtp_password, timeout]);
+
+/** A kept connection of the same server, login and timeouts, if one is idle. */
+function keptConnection(key: string): Connection | undefined {
   const at = idleConnections.findIndex((c) => c.key === key);
-  if (at >= 0) {
-    const [kept] = idleConnections.splice(at, 1);
-    clearTimeout(kept!.closing);
-    kept!.dataSent = false;
-    return kept!;
-  }
+  if (at < 0) return undefined;
+  const [kept] = idleConnections.splice(at, 1);
+  clearTimeout(kept!.closing);
+  kept!.dataSent = false;
+  return kept;
+}
+
+/** A new connection to the server of the settings (opened by its first message). */
+function newConnection(settings: SmtpSettings, timeout: number, key: string): Connection {
   const connection = { key, dataSent: false } as Connection;
   connection.transport = nodemailer.createTransport({
     // One connection per transport, one message at a time on it: its log says which message went out.
@@ -144,8 +150,24 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
   const deadline = new AbortController();
   const deadlineMs = timeout * DELIVERY_DEADLINE_TIMEOUTS;
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const key = connectionKey(settings, timeout);
+  try {
+    const kept = keptConnection(key);
+    if (kept) {
+      const attempt = await sendOver(ctx, kept, mail, settings, deadline.signal, deadlineMs);
+      // A kept connection the server closed or turned away (a 421 for too many messages) before this message went
+      // out: once more on a new one, rather than waiting MAIL_RETRY_BASE_MS for the outbox's next attempt.
+      if (attempt.kind !== 'temporary' || kept.dataSent || deadline.signal.aborted) return attempt;
+    }
+    return await sendOver(ctx, newConnection(settings, timeout, key), mail, settings, deadline.signal, deadlineMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One try of a delivery over a connection; the connection is kept after a clean answer and closed after any error. */
+async function sendOver(ctx: AppContext, connection: Connection, mail: OutboxRow, settings: SmtpSettings, deadline: AbortSignal, deadlineMs: number): Promise<Attempt> {
   const sender = senderOf(ctx.env, settings.from_email_address);
-  const connection = takeConnection(settings, timeout);
   let clean = false;
   try {
     const info = await connection.transport.sendMail({
@@ -160,7 +182,7 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
       disableFileAccess: true,
       disableUrlAccess: true,
       // Broken off at the deadline: nodemailer closes the connection, so nothing of this attempt arrives later.
-      signal: deadline.signal,
+      signal: deadline,
     });
     // Answered without an error: the connection is in a known state, ready for the next message.
     clean = true;
@@ -168,13 +190,12 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
     const reply = scrubText(String(info.response ?? ''));
     return rejected ? { kind: 'refused', reply } : { kind: 'accepted', reply };
   } catch (err) {
-    if (deadline.signal.aborted) {
+    if (deadline.aborted) {
       // Cut before the whole message was handed over, the server cannot have accepted it: tried again. After, it may have.
       return classify({ code: 'EABORT', message: `Given up after ${Math.round(deadlineMs / 1000)} s: the SMTP server did not finish the delivery in time` }, connection.dataSent);
     }
     return classify(err as SmtpishError, connection.dataSent);
   } finally {
-    clearTimeout(timer);
     // A connection after any error (a refusal too) is not used again: the next delivery starts on a new one.
     if (clean) keepConnection(connection);
     else connection.transport.close();

@@ -369,6 +369,23 @@ describe('delivery', () => {
     await waitFor('the idle connections closed', async () => smtp.connections().open, (open) => open === 0, 10_000);
   });
 
+  it('a kept connection the server turns away before the message (421) is left for a new one at once: delivered in one attempt (decision 066)', async () => {
+    const count = smtp.received.length;
+    const first = await settled(await queue({ to: 'first@example.org', subject: 'First', text: 'x' }));
+    expect(first.status).toBe('sent');
+    smtp.oneMessagePerConnection = true;
+    try {
+      const before = smtp.connections().opened;
+      const second = await settled(await queue({ to: 'second@example.org', subject: 'Second', text: 'x' }));
+      expect([second.status, second.attempts]).toEqual(['sent', 1]);
+      // The kept connection was tried and turned away; the message went over a new one.
+      expect(smtp.connections().opened - before).toBe(1);
+      await smtp.waitForMessages(count + 2);
+    } finally {
+      smtp.oneMessagePerConnection = false;
+    }
+  });
+
   it('a connection dropped after DATA gives unknown, and the mail is not delivered a second time by itself', async () => {
     smtp.next.push({ kind: 'drop' });
     const datas = smtp.dataCount();
