@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { Task } from 'graphile-worker';
 import { outbox, outboxAttachments, storedFiles, type Tx } from '@app/db';
@@ -84,9 +84,9 @@ const connectionKey = (settings: SmtpSettings, timeout: number) =>
 function keptConnection(key: string): Connection | undefined {
   const at = idleConnections.findIndex((c) => c.key === key);
   if (at < 0) return undefined;
-  const [kept] = idleConnections.splice(at, 1);
-  clearTimeout(kept!.closing);
-  kept!.dataSent = false;
+  const kept = idleConnections.splice(at, 1)[0]!;
+  clearTimeout(kept.closing);
+  kept.dataSent = false;
   return kept;
 }
 
@@ -152,25 +152,8 @@ export async function sendOne(ctx: AppContext, settings: SmtpSettings, mail: Out
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
   const key = connectionKey(settings, timeout);
   try {
-    const kept = keptConnection(key);
-    if (kept) {
-      const attempt = await sendOver(ctx, kept, mail, settings, deadline.signal, deadlineMs);
-      // A kept connection the server closed or turned away (a 421 for too many messages) before this message went
-      // out: once more on a new one, rather than waiting MAIL_RETRY_BASE_MS for the outbox's next attempt.
-      if (attempt.kind !== 'temporary' || kept.dataSent || deadline.signal.aborted) return attempt;
-    }
-    return await sendOver(ctx, newConnection(settings, timeout, key), mail, settings, deadline.signal, deadlineMs);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** One try of a delivery over a connection; the connection is kept after a clean answer and closed after any error. */
-async function sendOver(ctx: AppContext, connection: Connection, mail: OutboxRow, settings: SmtpSettings, deadline: AbortSignal, deadlineMs: number): Promise<Attempt> {
-  const sender = senderOf(ctx.env, settings.from_email_address);
-  let clean = false;
-  try {
-    const info = await connection.transport.sendMail({
+    const sender = senderOf(ctx.env, settings.from_email_address);
+    const message: SendMailOptions = {
       from: sender.from,
       ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
       to: { name: mail.recipient_name ?? '', address: mail.recipient },
@@ -182,8 +165,26 @@ async function sendOver(ctx: AppContext, connection: Connection, mail: OutboxRow
       disableFileAccess: true,
       disableUrlAccess: true,
       // Broken off at the deadline: nodemailer closes the connection, so nothing of this attempt arrives later.
-      signal: deadline,
-    });
+      signal: deadline.signal,
+    };
+    const kept = keptConnection(key);
+    if (kept) {
+      const attempt = await sendOver(kept, message, deadline.signal, deadlineMs);
+      // A kept connection the server closed or turned away (a 421 for too many messages) before this message went
+      // out: once more on a new one, rather than waiting MAIL_RETRY_BASE_MS for the outbox's next attempt.
+      if (attempt.kind !== 'temporary' || kept.dataSent || deadline.signal.aborted) return attempt;
+    }
+    return await sendOver(newConnection(settings, timeout, key), message, deadline.signal, deadlineMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One try of a delivery over a connection; the connection is kept after a clean answer and closed after any error. */
+async function sendOver(connection: Connection, message: SendMailOptions, deadline: AbortSignal, deadlineMs: number): Promise<Attempt> {
+  let clean = false;
+  try {
+    const info = await connection.transport.sendMail(message);
     // Answered without an error: the connection is in a known state, ready for the next message.
     clean = true;
     const rejected = (info.rejected ?? []).length > 0;
