@@ -187,6 +187,9 @@ describe('a scholarship payment moving from planned to numbered', () => {
     const api = paymentApi({ 'POST /scholarship_payments/1/create_payment': { body: scheduled } });
     const { user, location } = renderApp('/scholarshippayment/planned/1', api);
     await user.click(await screen.findByRole('button', { name: 'Create Payment' }));
+    // Numbered from now on, as the server then answers it: a refetch of the stale planned row would send the
+    // screen back to the planned route.
+    api.on('GET /scholarship_payments/1', { body: scheduled });
     const dialog = await screen.findByRole('dialog', { name: 'Create Payment' });
     await user.click(within(dialog).getByRole('button', { name: 'Create Payment' }));
     await waitFor(() => expect(location()).toBe('/scholarshippayment/numbered/1'));
