@@ -54,7 +54,7 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   await page.goto('/#/invoicepayments');
   await expect(page.locator('table tbody tr').filter({ hasText: paymentNumber })).toContainText('€ 1.234,49');
   await page.goto(paymentUrl);
-  await page.getByRole('button', { name: 'Send e-mail' }).click();
+  await page.getByRole('button', { name: 'Send Email' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
   const subject = `Payment ${paymentNumber} received: € 1.234,56 for invoice ${invoiceNumber}`;
   await expect(page.getByRole('status').filter({ hasText: `E-mail "${subject}"` })).toBeVisible();

@@ -73,9 +73,9 @@ test("a contract's invoices: plan, Create Invoice with preview, PDF, credit note
   const stored = await request.post(`/api/v1.0/invoices/${fee.id}/download_pdf`, { headers: { Authorization: `Bearer ${token}` } });
   expect(Buffer.compare(saved, await stored.body())).toBe(0);
 
-  // Send the invoice e-mail: from the one Send Email menu (the reminder is its other item, once the invoice is due).
+  // Send the invoice e-mail: its own button, beside Send Reminder (disabled until the invoice is due).
+  await expect(page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Send Reminder' })).toBeDisabled();
   await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Send Email' }).click();
-  await page.getByRole('menu').getByRole('menuitem', { name: 'Send Email' }).click();
   await page.getByRole('dialog', { name: 'Send Email' }).getByRole('button', { name: 'Yes' }).click();
   const subject = `Invoice ${fee.number} for contract ${applicationNumber}`;
   await expect(page.getByRole('status').filter({ hasText: `E-mail "${subject}" to Zoë Muster ${suffix} <${String(student.email_address)}> queued` })).toBeVisible();

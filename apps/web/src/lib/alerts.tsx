@@ -40,6 +40,10 @@ export function failureMessage(error: unknown, action: string): string | null {
     // operator finds it in the server log (decision 055).
     const reference = error.requestId ? ` (reference ${error.requestId})` : '';
     if (error.reason) return `Server error while ${action}: ${error.reason}${reference}`;
+    // A 400 names the field and what is wrong with it: said here too, so the alert does not read as a fault of
+    // the server ("Server error while saving new: Payment date cannot be in the future").
+    const fieldMessage = error.isValidation ? Object.values(error.errors).flat()[0] : undefined;
+    if (fieldMessage) return `Server error while ${action}: ${fieldMessage}`;
     return `Server error while ${action}${reference}`;
   }
   return `Server error while ${action}`;

@@ -98,6 +98,11 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
    * variant is shown only where `offeredWhen(row, variant.input)` allows it.
    */
   variants?: readonly { label: string; input: z.input<Input> }[];
+  /**
+   * The variants as buttons of their own, each disabled with its reason (an invoice's Send Email and Send
+   * Reminder, spec §2), rather than one menu of those offered now (the many status changes of a contract).
+   */
+  variantButtons?: boolean;
   /** A record action also offered on a selection, as a batch run under this label. */
   batch?: {
     label: string;

@@ -14,6 +14,11 @@ export interface ColumnDescriptor<Field extends string = string> {
   title: string;
   format?: ValueFormat;
   /**
+   * Values shown as words, in the overview and in the export alike (an invoice's semester 0 is "Whole year");
+   * any other value is shown by its format.
+   */
+  labels?: Readonly<Record<string, string>>;
+  /**
    * The sort key sent to the API. Defaults to `field` when the resource lists it as sortable; `false` makes the
    * column unsortable.
    */

@@ -122,7 +122,7 @@ const downloadPdf = defineAction({
 /** The payment confirmation by e-mail with its PDF (spec §2, §6 User level); the batch previews first. */
 const sendEmail = defineAction({
   name: 'send_email',
-  label: 'Send e-mail',
+  label: 'Send Email',
   scope: 'record',
   input: z.object({}),
   result: 'message',

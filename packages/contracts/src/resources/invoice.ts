@@ -237,6 +237,7 @@ const sendEmail = defineAction({
     { label: 'Send Email', input: { reminder: false } },
     { label: 'Send Reminder', input: { reminder: true } },
   ],
+  variantButtons: true,
   confirm: "The e-mail goes to the student's address with the PDF attached.",
   batch: {
     label: 'Send Email',
@@ -283,13 +284,16 @@ const linkRegistration = defineAction({
 
 export const invoiceActions = { createPdf, downloadPdf, downloadReportOpen, sendEmail, linkRegistration };
 
+/** Semester 0 is an invoice over the whole year (decision 018): so named on screen and in exports. */
+export const SEMESTER_LABELS: Readonly<Record<string, string>> = { 0: 'Whole year' };
+
 const columns = [
   { field: 'document_reference', title: 'Reference', nowrap: true },
   { field: 'number', title: 'Invoice Number', nowrap: true },
   { field: 'contract', title: 'Contract', nowrap: true },
   { field: 'student_name', title: 'Student Name', width: 180 },
   { field: 'year', title: 'Year', format: 'number', width: 56 },
-  { field: 'semester', title: 'Semester', format: 'number', width: 70 },
+  { field: 'semester', title: 'Semester', format: 'number', labels: SEMESTER_LABELS, width: 70 },
   { field: 'total_amount', title: 'Amount invoiced', format: 'money' },
   { field: 'amount', title: 'Amount', format: 'money' },
   { field: 'to_be_payed_amount', title: 'Amount to be paid', format: 'money' },

@@ -6,7 +6,7 @@ import type { ColumnDescriptor, ValueFormat } from '@app/contracts';
 import { setAttachment } from './download.js';
 
 /** A spreadsheet column: a resource's declared column (its title is the header). */
-export type SheetColumn = Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'width'>;
+export type SheetColumn = Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'labels' | 'width'>;
 
 export interface SheetOptions {
   /** The office's time zone (APP_TIMEZONE): date-times show the wall-clock time staff saw in the app. */
@@ -141,6 +141,16 @@ async function write(stream: Writable, chunk: string, signal: AbortSignal): Prom
 
 const EDGE_SPACE = /^\s|\s$/;
 
+/** A column's values named by words (semester 0: "Whole year") written as those words; the others by the column's format. */
+function labelled(labels: Readonly<Record<string, string>> | undefined, writer: CellWriter): CellWriter {
+  if (!labels) return writer;
+  const asText = cellWriter('text', () => 0);
+  return (ref, value) => {
+    const label = labels[String(value)];
+    return label === undefined ? writer(ref, value) : asText(ref, label);
+  };
+}
+
 /** Writes one cell of a value (never null or empty) as XML, or nothing when the value is not of its format. */
 type CellWriter = (ref: string, value: unknown) => string;
 
@@ -223,7 +233,7 @@ async function writeSheet(
     signal,
   );
 
-  const cells = columns.map((c) => cellWriter(c.format, offsetAt));
+  const cells = columns.map((c) => labelled(c.labels, cellWriter(c.format, offsetAt)));
 
   let n = 1;
   let chunk = '';

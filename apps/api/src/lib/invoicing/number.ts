@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
-import { AppError, DOCUMENT_TYPE_TRANSACTION_FEE, documentReference, formatMoney, type ColumnDescriptor } from '@app/contracts';
+import { AppError, DOCUMENT_TYPE_TRANSACTION_FEE, documentReference, formatMoney, SEMESTER_LABELS, type ColumnDescriptor } from '@app/contracts';
 import { recordEvent } from '../events/record.js';
 import { documentTypes, invoices, type DbOrTx, type Tx } from '@app/db';
 import type { AppContext } from '../context.js';
@@ -90,7 +90,7 @@ export const INVOICE_DETAIL_COLUMNS = [
   { field: 'number', title: 'Number' },
   { field: 'document_type', title: 'Document Type' },
   { field: 'year', title: 'Year', format: 'number' },
-  { field: 'semester', title: 'Semester', format: 'number' },
+  { field: 'semester', title: 'Semester', format: 'number', labels: SEMESTER_LABELS },
   { field: 'description', title: 'Description', width: 260 },
   { field: 'invoice_date', title: 'Date', format: 'date' },
   { field: 'expiration_date', title: 'Exp. Date', format: 'date' },
@@ -101,7 +101,7 @@ export const INVOICE_DETAIL_COLUMNS = [
   { field: 'open', title: 'Amount to be paid', format: 'money' },
   { field: 'linked', title: 'Linked Invoice' },
   { field: 'email_timestamp', title: 'Email Sent', format: 'datetime' },
-] as const satisfies readonly Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'width'>[];
+] as const satisfies readonly Pick<ColumnDescriptor, 'field' | 'title' | 'format' | 'labels' | 'width'>[];
 
 /** The contract's numbered invoices and credit notes, by number, with their money computed in SQL. */
 export async function* contractInvoiceDetails(db: DbOrTx, contractId: number): AsyncIterable<readonly unknown[]> {

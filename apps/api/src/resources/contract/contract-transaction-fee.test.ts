@@ -88,6 +88,8 @@ describe('contracts: download numbered invoice details (xlsx)', () => {
     const first = sheet.getRow(2);
     expect(first.getCell(1).value).toBe('2035-00001');
     expect(first.getCell(2).value).toBe('Transaction fee');
+    // A whole-year document reads as on the screen, not as semester 0.
+    expect(first.getCell(4).value).toBe('Whole year');
     expect(first.getCell(6).value).toBeInstanceOf(Date);
     expect((first.getCell(6).value as Date).toISOString().slice(0, 10)).toBe('2035-05-10');
     expect(first.getCell(9).value).toBe(100);

@@ -72,7 +72,14 @@ async function checkPayment(tx: Tx, invoiceId: number, amount: number, alreadyPa
   const openCents = Math.round(Number(inv.open) * 100) + Math.round(alreadyPaidHere * 100);
   const amountCents = Math.round(amount * 100);
   if (amountCents > openCents) {
-    const message = `Invoice ${inv.number} is open for ${formatMoney(openCents / 100)}: a payment of ${formatMoney(amount)} pays ${formatMoney((amountCents - openCents) / 100)} too much. If you book it anyway, the overpayment becomes a credit on the contract.`;
+    // An invoice paid in full, or overpaid already, is not "open for € -65,44": said in words staff read at once.
+    const standing =
+      openCents > 0
+        ? `is open for ${formatMoney(openCents / 100)}: a payment of ${formatMoney(amount)} pays ${formatMoney((amountCents - openCents) / 100)} too much`
+        : openCents === 0
+          ? `is paid in full: a payment of ${formatMoney(amount)} pays it all too much`
+          : `is overpaid by ${formatMoney(-openCents / 100)} already: with a payment of ${formatMoney(amount)} it is overpaid by ${formatMoney((amountCents - openCents) / 100)}`;
+    const message = `Invoice ${inv.number} ${standing}. If you book it anyway, the overpayment becomes a credit on the contract.`;
     // `errors.allow_overpayment` tells a client how to book it anyway: send the payment again with that field true.
     throw new AppError('CONFLICT', message, { allow_overpayment: [message] });
   }

@@ -244,9 +244,16 @@ describe('invoice payments: the money follows at once', () => {
     expect(edit.status).toBe(409);
     expect(edit.body.message).toContain('open for € 100,00');
     expect((await update(first.id, { amount_paid: 100 })).status).toBe(200);
+    // Paid in full, then overpaid: the refusal says so in words, not "open for € 0,00" or "€ -25,00".
+    const full = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: '2026-03-11', amount_paid: 25 });
+    expect(full.status).toBe(409);
+    expect(full.body.message).toBe(`Invoice ${inv.number} is paid in full: a payment of € 25,00 pays it all too much. If you book it anyway, the overpayment becomes a credit on the contract.`);
     await pay(inv.id, 25, { allow_overpayment: true });
     expect(await invoiceRow(inv.id)).toMatchObject({ payed_amount: 125, to_be_payed_amount: -25 });
     expect(await contractMoneyOf(t.db, contract.id)).toMatchObject({ invoiced_amount: 100, payed_amount: 125, to_be_payed_amount: -25 });
+    const more = await api('post', '/invoice_payments').send({ invoice_id: inv.id, payment_date: '2026-03-12', amount_paid: 10 });
+    expect(more.status).toBe(409);
+    expect(more.body.message).toBe(`Invoice ${inv.number} is overpaid by € 25,00 already: with a payment of € 10,00 it is overpaid by € 35,00. If you book it anyway, the overpayment becomes a credit on the contract.`);
   });
 
   it('keeps the invoice from being paid twice over by payments racing each other', async () => {

@@ -57,5 +57,8 @@ describe('Export Selection of the invoice views', () => {
     const [header, ...rows] = await exported({ ids: [first.id, second.id], filter: { numbered: 'true', sort: 'number|desc' } });
     expect(header![0]).toBe('Invoice Number');
     expect(rows.map((r) => r[0])).toEqual([second.number, first.number]);
+    // Semester 0 reads as on the screen, not as a bare 0 (the year stays a number).
+    expect(header![4]).toBe('Semester');
+    expect(rows.map((r) => [r[3], r[4]])).toEqual([[1, 'Whole year'], [1, 'Whole year']]);
   });
 });

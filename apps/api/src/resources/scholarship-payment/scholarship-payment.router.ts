@@ -295,7 +295,7 @@ export function scholarshipPaymentModule(ctx: AppContext): ResourceModule {
       const selected = ids ? new Set(ids).size : 0;
       const notes = [
         ...(renamed.length > 0 ? [`names in the SEPA file: ${renamed.join(', ')}`] : []),
-        ...(pastDated.length > 0 ? [`dated before today, asked of the bank for today (${formatDate(today)}): ${pastDated.join(', ')}`] : []),
+        ...(pastDated.length > 0 ? [`payment date already past, so the bank is asked to pay on ${formatDate(today)}: ${pastDated.join(', ')}`] : []),
         ...(selected > locked.length ? [`${selected - locked.length} of the ${selected} selected not exported: not ready, or being exported by someone else at this moment`] : []),
       ]
         .map((note) => `; ${note}`)

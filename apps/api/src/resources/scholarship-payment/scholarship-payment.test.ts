@@ -482,7 +482,7 @@ describe('scholarship payments: export to the bank (issue 15 point 4)', () => {
     const [na, nb] = await Promise.all([a!, b!].map(async (id) => (await t.db.select().from(scholarshipPayments).where(eq(scholarshipPayments.id, id)))[0]!.number));
     const message = decodeURIComponent(res.headers['x-message'] as string);
     expect(message).toContain(`; names in the SEPA file: ${na} as "Petrov" (without Иван), ${nb} as "Maria Bianchi-Strobel-`);
-    expect(message).toMatch(/\(cut to 70 characters\); dated before today, asked of the bank for today \(\d{2}-\d{2}-\d{4}\): /);
+    expect(message).toMatch(/\(cut to 70 characters\); payment date already past, so the bank is asked to pay on \d{2}-\d{2}-\d{4}: /);
     expect(message.endsWith(`: ${nb}`)).toBe(true);
     const [event] = await t.db.select().from(logEvents).where(like(logEvents.le_message, `Exported 2 scholarship payment(s) to the bank (export ${res.headers['x-export-id']},%`));
     expect(event?.le_message).toContain(`names in the SEPA file: ${na} as "Petrov" (without Иван)`);

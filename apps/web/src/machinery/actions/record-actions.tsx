@@ -80,8 +80,24 @@ function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) 
   );
 }
 
+/**
+ * An action whose variants are buttons of their own (`variantButtons`: an invoice's Send Email and Send Reminder):
+ * each runs the action with its fixed input and is disabled with its own reason, so the one wanted is a click away.
+ */
+function VariantButtons(props: ActionProps) {
+  const { action } = props;
+  return (action.variants ?? []).map((v) => (
+    <ActionButton
+      key={v.label}
+      {...props}
+      action={{ ...action, label: v.label, variants: undefined, offeredWhen: (row) => whyNotOffered(action, row, v.input) }}
+      fixedInput={v.input as Record<string, unknown>}
+    />
+  ));
+}
+
 /** One action's button; an action that asks (fields, a confirm) opens its dialog first. */
-function ActionButton({ resource, action, record, onRecord, held }: ActionProps) {
+function ActionButton({ resource, action, record, onRecord, held, fixedInput }: ActionProps & { fixedInput?: Record<string, unknown> }) {
   const mutation = useRecordAction(resource, action, onRecord);
   const [asking, setAsking] = useState(false);
   // Asked again after a lost answer, the action is done once (decision 050); once done, the next is a new one.
@@ -90,7 +106,7 @@ function ActionButton({ resource, action, record, onRecord, held }: ActionProps)
   const buttonRef = useRef<HTMLButtonElement>(null);
   const run = (input: Record<string, unknown> = {}, onDone?: () => void) =>
     mutation.mutate(
-      { id: record.id, input, version: record.edit_timestamp, requestKey: requestKey.headers() },
+      { id: record.id, input: { ...input, ...fixedInput }, version: record.edit_timestamp, requestKey: requestKey.headers() },
       {
         onSuccess: () => {
           requestKey.done();
@@ -159,7 +175,8 @@ export function RecordActions({ detail, view }: { detail: Detail; view: ViewDesc
     <Group gap="xs" role="group" aria-label="Actions">
       {actions.map((a) => {
         const props = { resource: descriptor, action: a, record: record as Row, onRecord: detail.setRecord, held: running > 0 };
-        return a.variants ? <VariantMenu key={a.name} {...props} /> : <ActionButton key={a.name} {...props} />;
+        if (!a.variants) return <ActionButton key={a.name} {...props} />;
+        return a.variantButtons ? <VariantButtons key={a.name} {...props} /> : <VariantMenu key={a.name} {...props} />;
       })}
     </Group>
   );

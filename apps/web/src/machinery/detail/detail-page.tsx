@@ -8,7 +8,7 @@ import { Field } from '../fields/field';
 import { History } from './history';
 import { fieldFor, type FieldDef } from '../fields/types';
 import { LeaveDialog } from './leave-guard';
-import { useDetail, type DeriveValues, type Detail } from './use-detail';
+import { detailFormId, useDetail, type DeriveValues, type Detail } from './use-detail';
 import { ReasonTooltip } from '../../lib/reason-tooltip';
 
 export interface DetailPageProps<D extends AnyResource> {
@@ -77,7 +77,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
   const detail = useDetail(descriptor, id, fields, { derive, view, confirmFlag });
   const [confirmOpen, setConfirmOpen] = useState(false);
   const { mode, record } = detail;
-  const formId = `detail-form-${descriptor.key}`;
+  const formId = detailFormId(descriptor.key);
   const reference = record ? referenceOf(descriptor, record) : '';
 
   const onSubmit = (e: FormEvent) => {

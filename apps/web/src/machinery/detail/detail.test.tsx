@@ -316,14 +316,15 @@ describe('detail', () => {
     expect(screen.queryByText('boom')).not.toBeInTheDocument();
   });
 
-  it('shows field errors of a 400 on their fields until the field changes', async () => {
+  it('shows field errors of a 400 on their fields until the field changes, focuses the refused field and says what is wrong', async () => {
     const api = countryApi({ 'PUT /countries/1': failure(400, 'Invalid country', { cntry_name: ['Name is not allowed'] }) });
     const { user } = await openGermany('/country/1?mode=edit', api);
     await user.type(screen.getByLabelText(/^Name/), ' East');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Name is not allowed')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Name/)).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('alert')).toHaveTextContent('Server error while saving update');
+    expect(screen.getByRole('alert')).toHaveTextContent('Server error while saving update: Name is not allowed');
+    await waitFor(() => expect(screen.getByLabelText(/^Name/)).toHaveFocus());
     await user.type(screen.getByLabelText(/^Name/), 'ern');
     expect(screen.queryByText('Name is not allowed')).not.toBeInTheDocument();
     expect(screen.getByLabelText(/^Name/)).not.toHaveAttribute('aria-invalid', 'true');

@@ -13,6 +13,9 @@ import { emptiedByNarrowing, type FieldDef } from '../fields/types';
 import { kindError, schemaDefault, toFormValue, toWireValue } from '../fields/values';
 import { useLeaveGuard } from './leave-guard';
 
+/** The id of a resource's detail form (its Save button sits outside it and names it). */
+export const detailFormId = (resourceKey: string) => `detail-form-${resourceKey}`;
+
 export type DetailMode = 'read' | 'edit' | 'new';
 
 type Row = Record<string, unknown> & { id: number | string; edit_timestamp?: string | null };
@@ -358,6 +361,9 @@ export function useDetail<D extends AnyResource>(descriptor: D, id: string, fiel
       }
       if (error instanceof ApiError && error.isValidation) {
         form.setErrors(Object.fromEntries(Object.entries(error.errors).map(([name, messages]) => [name, messages[0]])));
+        // The field the server refused takes focus, once it is drawn as refused: the user corrects it at once
+        // rather than starting again from the top of the page.
+        setTimeout(() => document.getElementById(detailFormId(descriptor.key))?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
       }
       alerts.showFailure(error, mode === 'new' ? 'saving new' : 'saving update');
       if (mode === 'edit' && error instanceof ApiError && error.isConflict) void checkNewer().catch(() => undefined);

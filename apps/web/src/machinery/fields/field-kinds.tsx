@@ -3,7 +3,7 @@ import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textar
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { formatMoney, isSearchedChoiceList, parseAmount, type SearchedChoiceListName } from '@app/contracts';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, officeToday } from '../../lib/format';
 import type { QueryValue } from '../../lib/api-client';
 import { useChoices, useSearchedChoices } from '../choices/use-choices';
 import { DATE_FORMAT, formatDate, parseTypedDate, wireDate } from './dates';
@@ -197,6 +197,8 @@ function DateField(props: FieldInputProps) {
       }}
       valueFormat={DATE_FORMAT}
       dateParser={parseTypedDate}
+      // Not maxDate: a date typed past it would be dropped without a word; it is refused by name instead (invalid).
+      excludeDate={def.notAfterToday ? (day) => day > officeToday() : undefined}
       clearable={clearable(props)}
       clearButtonProps={clearLabel(def)}
       popoverProps={{ withinPortal: true }}
@@ -429,7 +431,11 @@ export const fieldKinds: Record<FieldKind, FieldKindSpec> = {
     toForm: wireDate,
     toWire: (form) => wireDate(form),
     // What was typed and is no date (DateField keeps it as the value): refused with what it was.
-    invalid: (form) => (typeof form === 'string' && form.trim() !== '' && wireDate(form) === null ? `"${form}" is not a date: enter it as ${DATE_FORMAT}` : undefined),
+    invalid: (form, def) => {
+      if (typeof form === 'string' && form.trim() !== '' && wireDate(form) === null) return `"${form}" is not a date: enter it as ${DATE_FORMAT}`;
+      const day = wireDate(form);
+      return def.notAfterToday && day !== null && day > officeToday() ? `${def.label} cannot be in the future` : undefined;
+    },
     Input: DateField,
     opensOnFocus: true,
   },

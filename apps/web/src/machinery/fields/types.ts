@@ -54,6 +54,11 @@ export interface FieldDef<Name extends string = string> {
   choiceParamsFor?: (values: Readonly<Record<string, unknown>>) => Record<string, QueryValue>;
   /** boolean: Yes / No / empty instead of a checkbox (filters, where empty means "either"). */
   allowEmpty?: boolean;
+  /**
+   * date: a day that cannot lie ahead in the office's calendar (a payment received): the calendar offers none
+   * after today, and one typed is refused before it is sent, in the words the server would use.
+   */
+  notAfterToday?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CSSProperties, KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   ActionIcon,
   Alert,
@@ -153,6 +154,10 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   });
   const navigate = useNavigate();
   const { hasLevel } = useAuth();
+  // On a phone the row buttons (Edit, New Payment) held in sight would take half the width from the data: they
+  // scroll with the row there, and only the selection column stays (decision 067).
+  const phone = useMediaQuery('(max-width: 48em)');
+  const rowButtonsAt = (band: 'head' | 'striped' | 'plain') => (phone ? undefined : stickyAt('right', band));
   const title = view.title;
   const detailPath =
     props.detailPath === undefined ? (row: AnyRow) => `${view.routes.detail}/${row.id}` : props.detailPath;
@@ -176,7 +181,8 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
 
   return (
     <Stack gap="sm">
-      <Group justify="space-between" wrap="nowrap">
+      {/* On a phone a long title and the pager do not fit side by side: the pager goes below the title, whole. */}
+      <Group justify="space-between" gap="xs">
         <Group gap="xs">
           <Title order={1} size="h3">
             {title}
@@ -306,7 +312,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                 />
               ))}
               {columnCount > columns.length + 1 && (
-                <Table.Th w={48} style={stickyAt('right', 'head')}>
+                <Table.Th w={48} style={rowButtonsAt('head')}>
                   <VisuallyHidden>Actions</VisuallyHidden>
                 </Table.Th>
               )}
@@ -343,7 +349,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                     />
                   </Table.Td>
                   {columns.map((c, i) => {
-                    const value = formatValue(row[c.field], c.format);
+                    const value = c.labels?.[String(row[c.field])] ?? formatValue(row[c.field], c.format);
                     const content = c.render ? c.render(row) : value;
                     const oneLine = c.nowrap || keepsTogether(c.format);
                     return (
@@ -361,7 +367,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
                     );
                   })}
                   {columnCount > columns.length + 1 && (
-                    <Table.Td onClick={stop} style={stickyAt('right', band)}>
+                    <Table.Td onClick={stop} style={rowButtonsAt(band)}>
                       <Group gap={4} wrap="nowrap">
                         {canEditRows && path && (
                           <ActionIcon

@@ -238,6 +238,22 @@ describe('overview', () => {
     expect(within(firstRow!).getByRole('button', { name: 'Edit' }).closest('td')).toBe(firstRow!.lastElementChild);
   });
 
+  it('on a phone only the selection stays in sight: the row buttons scroll with their row, leaving the width to the data', async () => {
+    const wide = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...wide(query), matches: query.includes('max-width: 48em') })) as typeof window.matchMedia;
+    try {
+      renderApp('/countries', threeCountries());
+      await screen.findByText('Germany');
+      const [head, firstRow] = within(screen.getByRole('table', { name: 'Countries' })).getAllByRole('row');
+      for (const cell of [head!.firstElementChild!, firstRow!.firstElementChild!]) expect(cell).toHaveStyle({ position: 'sticky', left: '0px' });
+      await waitFor(() => expect(firstRow!.lastElementChild).not.toHaveStyle({ position: 'sticky' }));
+      expect(head!.lastElementChild).not.toHaveStyle({ position: 'sticky' });
+      expect(within(firstRow!).getByRole('button', { name: 'Edit' }).closest('td')).toBe(firstRow!.lastElementChild);
+    } finally {
+      window.matchMedia = wide;
+    }
+  });
+
   it('remembers filter, sort and page for the session when the overview is left and opened again', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 120 }) });
     const first = renderApp('/countries', api);

@@ -26,7 +26,7 @@ export const invoicePaymentFields = defineFields(invoicePaymentResource, [
     group: PAYMENT,
   },
   { name: 'student_name', label: 'Student Name', kind: 'text', readOnly: true, group: PAYMENT },
-  { name: 'payment_date', label: 'Payment Date', kind: 'date', group: PAYMENT },
+  { name: 'payment_date', label: 'Payment Date', kind: 'date', notAfterToday: true, group: PAYMENT },
   { name: 'paid_by_shopify', label: 'Paid by Shopify', kind: 'boolean', group: PAYMENT },
 
   { name: 'amount_paid', label: 'Amount Paid', kind: 'money', group: AMOUNTS },

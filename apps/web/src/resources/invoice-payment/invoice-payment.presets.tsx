@@ -52,7 +52,14 @@ export function PaymentPresets({ detail }: { detail: Detail }) {
   if (!invoice) return null;
   return (
     <Text size="sm" c="dimmed">
-      {`Payment of invoice ${invoice.number ?? ''} (contract ${invoice.contract}, ${invoice.student_name}): ${formatMoney(invoice.to_be_payed_amount)} open`}
+      {`Payment of invoice ${invoice.number ?? ''} (contract ${invoice.contract}, ${invoice.student_name}): ${standingOf(Number(invoice.to_be_payed_amount))}`}
     </Text>
   );
+}
+
+/** What the invoice still owes, in words: an overpaid invoice is not "€ -65,44 open". */
+function standingOf(open: number): string {
+  if (open > 0) return `${formatMoney(open)} open`;
+  if (open === 0) return 'paid in full';
+  return `overpaid by ${formatMoney(-open)}`;
 }

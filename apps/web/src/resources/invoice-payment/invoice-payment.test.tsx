@@ -108,6 +108,30 @@ describe('invoice payment detail', () => {
     expect(api.last('POST /invoice_payments')!.body).toMatchObject({ invoice_id: 2, amount_paid: 1234.56, commission: 0.07, payment_date: '2026-03-10' });
   });
 
+  it('a payment date after today is refused on the form, by name, before anything is sent', async () => {
+    const api = paymentApi();
+    const { user } = renderApp('/invoicepayment/new?invoice_id=2', api);
+    await waitFor(() => expect(screen.getByLabelText(/^Amount Paid/)).toHaveValue('€ 1.234,56'));
+    await user.type(screen.getByLabelText(/^Payment Date/), '01-01-2099');
+    await user.tab();
+    expect(await screen.findByText('Payment Date cannot be in the future')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await user.clear(screen.getByLabelText(/^Payment Date/));
+    await user.type(screen.getByLabelText(/^Payment Date/), '10-03-2026');
+    await user.tab();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled());
+    expect(api.sent('POST /invoice_payments')).toHaveLength(0);
+  });
+
+  it('a new payment of an invoice paid in full or overpaid says so in words, and presets no amount', async () => {
+    const paid = renderApp('/invoicepayment/new?invoice_id=2', paymentApi({ 'GET /invoices/2': { body: { ...invoice, to_be_payed_amount: 0 } } }));
+    expect(await screen.findByText('Payment of invoice 2026-00001 (contract A000001, José Müller): paid in full')).toBeInTheDocument();
+    paid.unmount();
+    renderApp('/invoicepayment/new?invoice_id=2', paymentApi({ 'GET /invoices/2': { body: { ...invoice, to_be_payed_amount: -65.44 } } }));
+    expect(await screen.findByText('Payment of invoice 2026-00001 (contract A000001, José Müller): overpaid by € 65,44')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Amount Paid/)).toHaveValue('');
+  });
+
   it("the invoice list is the chosen contract's: preset from the invoice, it follows another contract, which lets go of the invoice held", async () => {
     const api = paymentApi({
       ...choiceList('contracts', [
@@ -164,7 +188,7 @@ describe('invoice payment detail', () => {
   it('a User sends the confirmation by e-mail; Create PDF is for developers; a failure says "Server error while sending email"', async () => {
     const api = paymentApi({ 'POST /invoice_payments/7/send_email': failure(500, 'Internal server error') });
     const { user } = renderApp('/invoicepayment/7', api);
-    const send = await screen.findByRole('button', { name: 'Send e-mail' });
+    const send = await screen.findByRole('button', { name: 'Send Email' });
     expect(screen.queryByRole('button', { name: 'Create PDF' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
     await user.click(send);
@@ -176,7 +200,7 @@ describe('invoice payment detail', () => {
   it('sending the confirmation of a payment without a PDF reads the payment again: its PDF, made for the mail, can be downloaded', async () => {
     const api = paymentApi({ 'POST /invoice_payments/7/send_email': { body: { message: 'E-mail queued' } } });
     const { user } = renderApp('/invoicepayment/7', api);
-    await user.click(await screen.findByRole('button', { name: 'Send e-mail' }));
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
     expect(screen.getByRole('button', { name: 'Download PDF' })).toBeDisabled();
     api.on('GET /invoice_payments/7', { body: { ...paymentRow, pdf_filename: 'Payment_Confirmation_P2026-00001.pdf', pdf_timestamp: SEEN } });
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
@@ -187,7 +211,7 @@ describe('invoice payment detail', () => {
   it('shows the confirmation sent once the mail server took it, without a reload (decision 052)', async () => {
     const api = paymentApi({ 'POST /invoice_payments/7/send_email': { body: { message: 'E-mail queued' } } });
     const { user } = renderApp('/invoicepayment/7', api);
-    await user.click(await screen.findByRole('button', { name: 'Send e-mail' }));
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
     const reads = api.sent('GET /invoice_payments/7').length;

@@ -41,6 +41,8 @@ export function CreditNoteButton({ detail }: { detail: Detail }) {
     onSuccess: async ({ id }) => {
       requestKey.done();
       setAsking(false);
+      // Said in green like every other action that makes a document: the screen changes to the credit note.
+      alerts.showSuccess(`${label}: done for Invoice ${String(record!.number)}`);
       await refreshAfterWrite(queryClient, invoiceResource.key);
       void navigate(`/invoice/creditnote/${id}`);
     },

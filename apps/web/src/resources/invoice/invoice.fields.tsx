@@ -1,13 +1,9 @@
-import { invoiceResource, type ChoiceListName } from '@app/contracts';
+import { invoiceResource, SEMESTER_LABELS, type ChoiceListName } from '@app/contracts';
 import { defineFields, type SelectOption } from '../../machinery/fields/types';
 
 const YEAR_OPTIONS: readonly SelectOption[] = [1, 2, 3, 4, 5].map((y) => ({ value: y, label: String(y) }));
-/** Semester 0 is an invoice over the whole year (decision 018). */
-export const SEMESTER_OPTIONS: readonly SelectOption[] = [
-  { value: 0, label: 'Whole year' },
-  { value: 1, label: '1' },
-  { value: 2, label: '2' },
-];
+/** Semester 0 is an invoice over the whole year (decision 018), named as in the overview and the export. */
+export const SEMESTER_OPTIONS: readonly SelectOption[] = [0, 1, 2].map((s) => ({ value: s, label: SEMESTER_LABELS[s] ?? String(s) }));
 
 /** A credit note has document types of its own (2, 4, 6, 8, 10), an invoice the odd ones (decision 018). */
 export const documentTypeChoices = (creditNote: boolean): ChoiceListName => (creditNote ? 'document_types_creditnotes' : 'document_types_invoices');
