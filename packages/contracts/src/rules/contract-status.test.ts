@@ -19,6 +19,6 @@ describe('whyContractStopped (decision 035)', () => {
     expect(whyContractStopped(dropped, '2026-03-31')).toBeNull();
     expect(whyContractStopped(dropped, '2026-04-01')).toBe('The student of contract A000007 dropped out on 31-03-2026, before it was due (01-04-2026)');
     expect(whyContractStopped(dropped)).toBe('The student of contract A000007 dropped out on 31-03-2026');
-    expect(whyContractStopped({ ...dropped, contract_status_date: null }, '2026-03-01')).toBe('The student of contract A000007 dropped out, before it was due (01-03-2026)');
+    expect(whyContractStopped({ ...dropped, contract_status_date: null }, '2026-03-01')).toBe('The student of contract A000007 dropped out on a date not recorded: what was due 01-03-2026 waits until its Status date is entered');
   });
 });

@@ -61,6 +61,10 @@ export function whyContractStopped(contract: ContractStanding, dueDate?: string)
   if (contract.contract_status_id === 6) {
     const since = contract.contract_status_date;
     if (dueDate !== undefined && since !== null && dueDate <= since) return null;
+    // Without the day, "before it was due" would be a guess: staff are told what lets it go on.
+    if (dueDate !== undefined && since === null) {
+      return `The student of contract ${n} dropped out on a date not recorded: what was due ${formatDate(dueDate)} waits until its Status date is entered`;
+    }
     return `The student of contract ${n} dropped out${since ? ` on ${formatDate(since)}` : ''}${dueDate !== undefined ? `, before it was due (${formatDate(dueDate)})` : ''}`;
   }
   return null;

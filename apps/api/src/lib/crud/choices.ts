@@ -115,6 +115,33 @@ export function distinctChoices(db: DbOrTx, source: { table: PgTable; column: An
   };
 }
 
+/**
+ * A choice list of the distinct values of a big table's column that leads a btree index (a contract's intake), or
+ * of a value that grows with it (the year of a start date): found by stepping through the index from one value to
+ * the next (a loose index scan), a few index probes where DISTINCT read the whole table — 70–90 ms for 100k
+ * contracts, on every overview with an intake filter. `value` is what a row gives (the key itself by default);
+ * `after` the condition on the key of the rows past a value (`key > value` by default).
+ */
+export function indexedDistinctChoices(
+  db: DbOrTx,
+  source: { table: PgTable; key: AnyPgColumn; value?: SQL; after?: (value: SQL) => SQL },
+): ChoiceSource {
+  const { table, key } = source;
+  const value = source.value ?? sql`${key}`;
+  const after = source.after ?? ((v: SQL) => sql`${key} > ${v}`);
+  const values = async (): Promise<Choice[]> => {
+    const { rows } = await db.execute<{ value: unknown }>(sql`
+      with recursive found(value) as (
+        (select ${value} from ${table} where ${key} is not null order by ${key} limit 1)
+        union all
+        select (select ${value} from ${table} where ${after(sql`found.value`)} order by ${key} limit 1) from found where found.value is not null
+      )
+      select value from found where value is not null`);
+    return rows.map((r) => ({ id: String(r.value), name: String(r.value) }));
+  };
+  return { list: values, checksum: async () => checksumOf(await values()) };
+}
+
 /** `GET /{name}/choice` and `GET /{name}/choice_checksum` for every declared list. */
 export function choiceRouter(sources: Record<ChoiceListName, ChoiceSource>): Router {
   const router = Router();

@@ -23,7 +23,7 @@ import { planContractScholarshipPayments } from '../../lib/payments/plan.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
 import { createCrudService, type CrudService, type Join, type Row } from '../../lib/crud/crud-service.js';
-import { distinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
+import { indexedDistinctChoices, tableChoices, type ChoiceSource } from '../../lib/crud/choices.js';
 import { columnsMatch, contractMatches, contractPrefixKeys, contractStudentName, prefixFirst, prefixRank, shortTextParts } from '../../lib/search.js';
 import { contractMoney } from '../../lib/invoicing/money.js';
 import { invoiceConditions } from '../../lib/invoicing/invoice-sql.js';
@@ -198,9 +198,15 @@ export function contractChoices(ctx: AppContext): Record<'contracts' | 'contract
   return {
     contracts: tableChoices(ctx.db, { table: c, id: c.id, label: c.application_number, matches: (term) => columnsMatch([c.application_number], term) }),
     contract_status: tableChoices(ctx.db, { table: contractStatuses, id: contractStatuses.id, label: contractStatuses.name, order: 'id' }),
-    contracts_intake: distinctChoices(ctx.db, { table: c, column: c.intake }),
+    contracts_intake: indexedDistinctChoices(ctx.db, { table: c, key: c.intake }),
     contracts_round: { list: async () => rounds, checksum: async () => 'rounds-0-5' },
-    contracts_year: distinctChoices(ctx.db, { table: c, column: sql`extract(year from ${c.start_date})::int` as unknown as AnyPgColumn }),
+    // The years of the start dates, from the start-date index: the next year starts on 1 January after the last.
+    contracts_year: indexedDistinctChoices(ctx.db, {
+      table: c,
+      key: c.start_date,
+      value: sql`extract(year from ${c.start_date})::int`,
+      after: (year) => sql`${c.start_date} >= make_date(${year} + 1, 1, 1)`,
+    }),
     file_types: tableChoices(ctx.db, { table: fileTypes, id: fileTypes.id, label: fileTypes.name, order: 'id' }),
   };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { canTransition, contractResource, EVENT_TYPE_IDS, formatDate, todayIn } from '@app/contracts';
 import { batchRuns, contracts, logEvents, students } from '@app/db';
 import { putAsRead, setupTestApp } from '../../test/app.js';
@@ -377,5 +377,21 @@ describe('contract choice lists', () => {
     expect((await get('file_types'))[0]).toEqual({ id: 1, name: 'Contract' });
     expect(await get('students')).toContainEqual({ id: student.id, name: 'Żeleński, Łukasz' });
     expect((await get('contracts')).length).toBeGreaterThan(0);
+  });
+
+  it('lists every intake and start year once, in order, as DISTINCT finds them; a new one changes the checksum', async () => {
+    const get = async (name: string) => (await api('get', `/${name}/choice`)).body as { id: string; name: string }[];
+    const checksum = async (name: string) => (await api('get', `/${name}/choice_checksum`)).body.checksum as string;
+    const distinct = async (expression: string) =>
+      (await t.db.execute<{ v: number }>(sql.raw(`select distinct ${expression} as v from contracts where ${expression} is not null order by 1`))).rows.map((r) => String(r.v));
+    const before = { intake: await checksum('contracts_intake'), year: await checksum('contracts_year') };
+    // Years apart, a start date on the last day of a year and on the first of the next: both years are listed.
+    await createContract(t.db, { intake: 2091, start_date: '2091-12-31', end_date: '2093-08-31' });
+    await createContract(t.db, { intake: 2089, start_date: '2092-01-01', end_date: '2093-08-31' });
+    expect((await get('contracts_intake')).map((c) => c.id)).toEqual(await distinct('intake'));
+    expect((await get('contracts_year')).map((c) => c.id)).toEqual(await distinct('extract(year from start_date)::int'));
+    expect((await get('contracts_year')).map((c) => c.name)).toEqual(expect.arrayContaining(['2091', '2092']));
+    expect(await checksum('contracts_intake')).not.toBe(before.intake);
+    expect(await checksum('contracts_year')).not.toBe(before.year);
   });
 });
