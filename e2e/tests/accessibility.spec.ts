@@ -273,6 +273,27 @@ test('at 390 px the top bar fits, and a burger opens the navigation with the Stu
   await logout(page);
 });
 
+test('at 390 px a student with a contract and the contract itself fit the screen: their tables scroll in their own box', async ({ page, request }) => {
+  const suffix = uniqueSuffix();
+  const refs = await contractReferences(request, suffix);
+  const studentId = await createRecord(request, 'students', studentData(suffix, await countryId(request, 'Germany')));
+  const contractId = await createRecord(request, 'contracts', contractData(refs, studentId, `PHONE-${suffix}`));
+  await createRecord(request, 'contract_files', { contract_id: contractId, filename: `phone-${suffix}.pdf`, description: 'Pending' });
+  // Logged in at the default width (Logout is in the drawer at 390 px), then the phone.
+  await login(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pageOverflow = () => page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
+
+  await page.goto(`/#/student/${studentId}`);
+  await expect(page.getByRole('table', { name: 'Contracts' }).getByRole('link')).toHaveCount(1);
+  expect(await pageOverflow(), 'the student screen is wider than the phone').toBeLessThanOrEqual(0);
+
+  await page.goto(`/#/contract/${contractId}`);
+  await page.getByRole('tab', { name: /^Documents/ }).click();
+  await expect(page.getByRole('table', { name: 'Documents' })).toContainText(`phone-${suffix}.pdf`);
+  expect(await pageOverflow(), 'the contract screen is wider than the phone').toBeLessThanOrEqual(0);
+});
+
 test('from 1200 px the whole top bar fits in one row without a burger', async ({ page }) => {
   // Mantine's lg breakpoint: the narrowest width that shows the menus in the bar.
   await page.setViewportSize({ width: 1200, height: 800 });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError, cleanInput, type FieldErrors } from '@app/contracts';
+import { AppError, cleanInput, todayIn, type FieldErrors } from '@app/contracts';
 
 /**
  * The input layer's first step, before any route (decision 013): every string of the query and of a JSON body,
@@ -30,3 +30,13 @@ export const noQuery: RequestHandler = (req, _res, next) => {
   for (const key of keys) errors[key] = [`${key} is not a known query parameter`];
   throw new AppError('BAD_REQUEST', `Unknown query parameter: ${keys.join(', ')}`, errors);
 };
+
+/**
+ * A day that cannot lie ahead in the office's calendar (a payment received, a birth): a date after today is a
+ * typo, refused with a 400 naming the field. A value that is no date string is left to the schema.
+ */
+export function refuseFutureDay(timeZone: string, field: string, label: string, value: unknown): void {
+  if (typeof value === 'string' && value > todayIn(timeZone)) {
+    throw new AppError('BAD_REQUEST', `Invalid input: ${field}`, { [field]: [`${label} cannot be in the future`] });
+  }
+}

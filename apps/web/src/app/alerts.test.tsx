@@ -14,6 +14,7 @@ function Harness({ error }: { error?: unknown }) {
     <>
       <button onClick={() => alerts.showError('Passwords do not match')}>error</button>
       <button onClick={() => alerts.showSuccess('Saved')}>success</button>
+      <button onClick={() => alerts.showSuccess('Document deleted')}>other success</button>
       <button onClick={() => alerts.showFailure(error, 'saving update')}>failure</button>
       <button onClick={() => alerts.clear()}>clear</button>
     </>
@@ -114,6 +115,16 @@ describe('alerts', () => {
     passTime(1000);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('shows only the last success: an earlier green toast gives way to the next one (decision 067)', () => {
+    renderAlerts();
+    press('other success');
+    expect(screen.getByRole('status')).toHaveTextContent('Document deleted');
+    press('success');
+    passTime(1000);
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    expect(screen.getByRole('status')).toHaveTextContent('Saved');
   });
 
   it('takes the errors away once something succeeds: the retry answered them (decision 052)', () => {

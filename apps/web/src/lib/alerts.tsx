@@ -57,6 +57,11 @@ let sequence = 0;
  * politely (role status). One toast per kind and message: saving twice in a row shows one "Saved".
  */
 const shownErrors = new Set<string>();
+/**
+ * The green toast shown last: a new one takes its place, so what is green on screen is about the last thing done
+ * ("Document deleted" no longer stands beside the "Uploaded" that followed it).
+ */
+let shownSuccess: string | undefined;
 
 function clearErrors(): void {
   for (const id of shownErrors) notifications.hide(id);
@@ -67,7 +72,11 @@ function show(kind: AlertKind, message: string): void {
   const error = kind === 'error';
   const id = `${kind}:${message}`;
   if (error) shownErrors.add(id);
-  else clearErrors();
+  else {
+    clearErrors();
+    if (shownSuccess !== undefined && shownSuccess !== id) notifications.hide(shownSuccess);
+    shownSuccess = id;
+  }
   notifications.show({
     id,
     message,
@@ -96,6 +105,7 @@ const alerts: Alerts = {
   },
   clear: () => {
     shownErrors.clear();
+    shownSuccess = undefined;
     notifications.clean();
   },
   clearErrors,

@@ -8,10 +8,10 @@ import {
   formatMoney,
   invoicePaymentActions,
   invoicePaymentResource,
-  todayIn,
   type FieldChanges,
 } from '@app/contracts';
 import { contracts, invoicePayments, invoices, type Tx } from '@app/db';
+import { refuseFutureDay } from '../../lib/input.js';
 import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { recordAction } from '../../lib/actions/types.js';
 import type { AppContext } from '../../lib/context.js';
@@ -113,11 +113,7 @@ const letGoOfConfirmation = (tz: string) => async (tx: Tx, _actor: Actor, id: nu
 
 export function invoicePaymentModule(ctx: AppContext): ResourceModule {
   /** A payment is booked when the money has come in: a date after today (office time zone) is a typo. */
-  const checkPaymentDate = (date: unknown): void => {
-    if (typeof date === 'string' && date > todayIn(ctx.env.APP_TIMEZONE)) {
-      throw new AppError('BAD_REQUEST', 'Invalid input: payment_date', { payment_date: ['Payment date cannot be in the future'] });
-    }
-  };
+  const checkPaymentDate = (date: unknown): void => refuseFutureDay(ctx.env.APP_TIMEZONE, 'payment_date', 'Payment date', date);
 
   const service = createCrudService(ctx, {
     resource: invoicePaymentResource,

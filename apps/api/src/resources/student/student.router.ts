@@ -8,6 +8,7 @@ import { defineModule, type ResourceModule } from '../../lib/actions/module.js';
 import { tableChoices } from '../../lib/crud/choices.js';
 import { dayStart } from '../../lib/crud/day.js';
 import { nameKeys, nameMatches, nameRank, prefixFirst, shortTextParts, wordsMatch } from '../../lib/search.js';
+import { refuseFutureDay } from '../../lib/input.js';
 
 const s = students;
 const BANK_FIELDS: ReadonlySet<string> = new Set(STUDENT_BANK_FIELDS);
@@ -72,6 +73,15 @@ export function studentModule(ctx: AppContext): ResourceModule {
     },
     eventLinks: (row) => ({ studentId: Number(row.id) }),
     hooks: {
+      // Nobody is born after today: a birth date ahead is a typo (a 400 naming it), checked only when it is set.
+      beforeCreate: (_tx, values) => {
+        refuseFutureDay(tz, 'birth_date', 'Birth date', values.birth_date);
+        return values;
+      },
+      beforeUpdate: (_tx, changes, current) => {
+        if (changes.birth_date !== current.birth_date) refuseFutureDay(tz, 'birth_date', 'Birth date', changes.birth_date);
+        return changes;
+      },
       afterChange: async (tx, change, actor) => {
         const given = (value: unknown) => value !== null && value !== undefined && value !== '';
         // Bank details given or changed; only emptied is no update of them (decision 054): the contracts'

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, studentResource } from '@app/contracts';
 import { contracts, logEvents, students } from '@app/db';
 import { nameMatches } from '../../lib/search.js';
-import { setupTestApp } from '../../test/app.js';
+import { putAsRead, setupTestApp } from '../../test/app.js';
 import { crudSuite } from '../../test/crud-suite.js';
 import { binaryParser, createContract, createCountry, createStudent, userWithToken } from '../../test/factories.js';
 
@@ -76,6 +76,19 @@ describe('students: fields and validation', () => {
       payment_bank_swift: ['BIC / SWIFT is not a valid BIC (8 or 11 characters)'],
       gender: ['Gender must be Male, Female or Non-Binary'],
     });
+  });
+
+  it('refuses a birth date after today by name, on create and on edit, and changes nothing', async () => {
+    const ahead = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const created = await api('post', '/students').send({ ...valid(4), birth_date: ahead });
+    expect([created.status, created.body.errors]).toEqual([400, { birth_date: ['Birth date cannot be in the future'] }]);
+    expect(await t.db.select().from(students).where(eq(students.email_address, valid(4).email_address))).toHaveLength(0);
+    const s = await createStudent(t.db, { cntry_id: germany.id, birth_date: '1999-02-03' });
+    const edited = await putAsRead(t, user.token, `/students/${s.id}`, { id: s.id, birth_date: ahead });
+    expect([edited.status, edited.body.errors]).toEqual([400, { birth_date: ['Birth date cannot be in the future'] }]);
+    expect((await t.db.select({ birth: students.birth_date }).from(students).where(eq(students.id, s.id)))[0]!.birth).toBe('1999-02-03');
+    // Other fields of a student are edited as before.
+    expect((await putAsRead(t, user.token, `/students/${s.id}`, { id: s.id, city: 'Potsdam' })).status).toBe(200);
   });
 
   it('does not let registration_fee_payed or active_contract_id be written', async () => {

@@ -43,34 +43,36 @@ export function MyBatchRuns() {
         {runs.data && runs.data.data.length === 0 && <Text size="sm">You have not started a batch run yet.</Text>}
         {runs.data && runs.data.data.length > 0 && (
           <>
-            <Table fz="sm" striped aria-label="My batch runs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Started</Table.Th>
-                  <Table.Th>Action</Table.Th>
-                  <Table.Th>Where it stands</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Open</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {runs.data.data.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_timestamp)}</Table.Td>
-                    <Table.Td>
-                      {r.dry_run ? `Preview: ${r.label}` : r.label} <Text span c="dimmed">(run {r.id})</Text>
-                    </Table.Td>
-                    <Table.Td>{runStanding(r)}</Table.Td>
-                    <Table.Td>
-                      <Button variant="subtle" size="compact-sm" onClick={() => setOpened(r.id)} aria-label={`Open run ${r.id}`}>
-                        Open
-                      </Button>
-                    </Table.Td>
+            <Table.ScrollContainer minWidth={560}>
+              <Table fz="sm" striped aria-label="My batch runs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Started</Table.Th>
+                    <Table.Th>Action</Table.Th>
+                    <Table.Th>Where it stands</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Open</VisuallyHidden>
+                    </Table.Th>
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {runs.data.data.map((r) => (
+                    <Table.Tr key={r.id}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_timestamp)}</Table.Td>
+                      <Table.Td>
+                        {r.dry_run ? `Preview: ${r.label}` : r.label} <Text span c="dimmed">(run {r.id})</Text>
+                      </Table.Td>
+                      <Table.Td>{runStanding(r)}</Table.Td>
+                      <Table.Td>
+                        <Button variant="subtle" size="compact-sm" onClick={() => setOpened(r.id)} aria-label={`Open run ${r.id}`}>
+                          Open
+                        </Button>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             <Text size="xs" c="dimmed" mt="xs">
               Your last {MY_BATCH_RUNS_LISTED} runs, newest first.
             </Text>

@@ -87,27 +87,29 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
           {LINKED[resource.historyLink]}
         </Text>
       )}
-      <Table fz="sm" striped aria-label="History" verticalSpacing={4}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Time</Table.Th>
-            <Table.Th>User</Table.Th>
-            <Table.Th>What</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {events.map((e) => (
-            <Table.Tr key={e.id}>
-              <Table.Td style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>{formatDateTime(e.le_time)}</Table.Td>
-              <Table.Td style={{ verticalAlign: 'top' }}>{e.usr_name ?? ''}</Table.Td>
-              <Table.Td>
-                <Text size="sm">{e.le_message}</Text>
-                {e.changes && Object.keys(e.changes).length > 0 && <Changes changes={e.changes} resourceKey={e.resource} />}
-              </Table.Td>
+      <Table.ScrollContainer minWidth={560}>
+        <Table fz="sm" striped aria-label="History" verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Time</Table.Th>
+              <Table.Th>User</Table.Th>
+              <Table.Th>What</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {events.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>{formatDateTime(e.le_time)}</Table.Td>
+                <Table.Td style={{ verticalAlign: 'top' }}>{e.usr_name ?? ''}</Table.Td>
+                <Table.Td>
+                  <Text size="sm">{e.le_message}</Text>
+                  {e.changes && Object.keys(e.changes).length > 0 && <Changes changes={e.changes} resourceKey={e.resource} />}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {total > events.length && <Text size="xs" c="dimmed">{`The latest ${events.length} of ${total} events; the Log Events overview has them all.`}</Text>}
     </Stack>
   );

@@ -214,6 +214,26 @@ describe('field kinds', () => {
     expect(input(/^Date/)).toHaveValue('20-03-2024');
   });
 
+  it('date: Enter keeps what was typed and closes the calendar, which would cover the buttons below', async () => {
+    const { user, wire } = renderField({ name: 'milestone_date', label: 'Date', kind: 'date' });
+    await user.click(input(/^Date/));
+    await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).not.toBeNull());
+    await user.type(input(/^Date/), '17-06-2025{Enter}');
+    expect(wire()).toBe('2025-06-17');
+    await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).toBeNull());
+    expect(input(/^Date/)).toHaveFocus();
+    await user.clear(input(/^Date/));
+    await user.type(input(/^Date/), '99-99-9999{Enter}');
+    await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).toBeNull());
+    // Kept, and refused by name where the calendar no longer covers it.
+    expect(screen.getByText('"99-99-9999" is not a date: enter it as DD-MM-YYYY')).toBeVisible();
+  });
+
+  it('date: a day after today is refused by name where the field says so', () => {
+    renderField({ name: 'payment_date', label: 'Payment Date', kind: 'date', notAfterToday: true }, { value: '2099-01-01' });
+    expect(screen.getByText('Payment Date cannot be in the future')).toBeInTheDocument();
+  });
+
   it('date: a required date has no clear button', () => {
     renderField({ name: 'start_date', label: 'Start', kind: 'date' }, { value: '2024-03-05', required: true });
     expect(input(/^Start/)).toHaveAttribute('aria-required', 'true');

@@ -192,8 +192,12 @@ function DateField(props: FieldInputProps) {
       onChange={(v) => onChange(v ?? null)}
       onBlur={(e) => keepTyped(e.currentTarget.value)}
       // Enter sends a filter or form without leaving the field: what was typed is kept first, so it is refused by name.
+      // The calendar closes as on Escape (Mantine keeps it open on Enter): open, it covered the error below the
+      // field and the card's Reset and Filter buttons, and a click meant for them landed in it.
       onKeyDown={(e) => {
-        if (e.key === 'Enter') keepTyped(e.currentTarget.value);
+        if (e.key !== 'Enter') return;
+        keepTyped(e.currentTarget.value);
+        e.currentTarget.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
       }}
       valueFormat={DATE_FORMAT}
       dateParser={parseTypedDate}

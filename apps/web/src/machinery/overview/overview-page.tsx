@@ -117,8 +117,9 @@ function HeaderCell<Row>({ column, sortable, sort, onSort }: HeaderCellProps<Row
         title="Click to sort by this column; Shift-click to add it to the sort"
         fz="sm"
         fw={600}
-        // Shift-click would otherwise select the header text.
-        style={{ whiteSpace: 'nowrap', userSelect: 'none' }}
+        // Shift-click would otherwise select the header text. The whole cell is the button: a click beside a short
+        // title in a wide column sorts too.
+        style={{ whiteSpace: 'nowrap', userSelect: 'none', width: '100%', textAlign: align }}
       >
         {column.title}
         <SortIndicator sortKey={current} sort={sort} />
@@ -194,7 +195,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
             {pagination ? rangeText(pagination) : ''}
           </Text>
           {pagination?.estimated && (
-            <Button variant="subtle" size="compact-xs" onClick={overview.countExactly} title="The total is PostgreSQL's estimate: count the rows exactly">
+            <Button variant="subtle" size="compact-xs" onClick={overview.countExactly} title="The total is an estimate: count the rows exactly">
               Count
             </Button>
           )}

@@ -220,66 +220,68 @@ export function ContractDocuments({ contractId, onChange }: { contractId: number
         </Text>
       )}
 
-      <Table striped fz="sm" verticalSpacing={4} aria-label="Documents">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>File Name</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th ta="right">Size</Table.Th>
-            <Table.Th>Last Edit</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.length === 0 && !query.isLoading && (
+      <Table.ScrollContainer minWidth={520}>
+        <Table striped fz="sm" verticalSpacing={4} aria-label="Documents">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={6}>
-                <Text ta="center" c="dimmed" py="md" size="sm">
-                  No Data Available
-                </Text>
-              </Table.Td>
+              <Table.Th>File Name</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Description</Table.Th>
+              <Table.Th ta="right">Size</Table.Th>
+              <Table.Th>Last Edit</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
-          )}
-          {rows.map((row) => (
-            <Table.Tr key={row.id}>
-              <Table.Td>{row.filename}</Table.Td>
-              <Table.Td>{row.file_type}</Table.Td>
-              <Table.Td>{row.description ?? ''}</Table.Td>
-              <Table.Td ta="right">{formatSize(row.size)}</Table.Td>
-              <Table.Td>{formatDateTime(row.edit_timestamp)}</Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap" justify="flex-end">
-                  <Button
-                    variant="default"
-                    size="compact-sm"
-                    title={`Download ${row.filename}`}
-                    disabled={!row.uploaded}
-                    loading={download.isPending && download.variables?.id === row.id}
-                    onClick={() => download.mutate(row)}
-                  >
-                    Download
-                  </Button>
-                  {canDelete && (
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 && !query.isLoading && (
+              <Table.Tr>
+                <Table.Td colSpan={6}>
+                  <Text ta="center" c="dimmed" py="md" size="sm">
+                    No Data Available
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {rows.map((row) => (
+              <Table.Tr key={row.id}>
+                <Table.Td>{row.filename}</Table.Td>
+                <Table.Td>{row.file_type}</Table.Td>
+                <Table.Td>{row.description ?? ''}</Table.Td>
+                <Table.Td ta="right">{formatSize(row.size)}</Table.Td>
+                <Table.Td>{formatDateTime(row.edit_timestamp)}</Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap" justify="flex-end">
                     <Button
-                      color="red"
-                      variant="light"
+                      variant="default"
                       size="compact-sm"
-                      title={`Delete ${row.filename}`}
-                      loading={remove.isPending && remove.variables?.id === row.id}
-                      onClick={() => setDeleting(row)}
+                      title={`Download ${row.filename}`}
+                      disabled={!row.uploaded}
+                      loading={download.isPending && download.variables?.id === row.id}
+                      onClick={() => download.mutate(row)}
                     >
-                      Delete
+                      Download
                     </Button>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+                    {canDelete && (
+                      <Button
+                        color="red"
+                        variant="light"
+                        size="compact-sm"
+                        title={`Delete ${row.filename}`}
+                        loading={remove.isPending && remove.variables?.id === row.id}
+                        onClick={() => setDeleting(row)}
+                      >
+                        Delete
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
 
       <Modal
         opened={deleting !== null}

@@ -151,42 +151,44 @@ export function ContractMails({ contractId, record, onSettled }: { contractId: n
     if (settled || newer) void onSettled?.();
   }, [query.data, onSettled, shownAt]);
   return (
-    <Table striped fz="sm" verticalSpacing={4} aria-label="E-mails">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Recipient</Table.Th>
-          <Table.Th>Subject</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Time</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.length === 0 && (
+    <Table.ScrollContainer minWidth={560}>
+      <Table striped fz="sm" verticalSpacing={4} aria-label="E-mails">
+        <Table.Thead>
           <Table.Tr>
-            <Table.Td colSpan={4}>
-              <Text size="sm" c="dimmed">
-                {query.isPending ? 'Loading…' : query.isError ? 'The e-mails could not be loaded' : 'No e-mails for this contract yet'}
-              </Text>
-            </Table.Td>
+            <Table.Th>Recipient</Table.Th>
+            <Table.Th>Subject</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Time</Table.Th>
           </Table.Tr>
-        )}
-        {rows.map((m) => (
-          <Table.Tr key={m.id}>
-            <Table.Td>{m.recipient_name ? `${m.recipient_name} <${m.recipient}>` : m.recipient}</Table.Td>
-            <Table.Td>
-              <Anchor component={Link} to={detailPath(outboxResource, m.id)} size="sm">
-                {m.subject}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>
-              <Badge color={OUTBOX_STATUS_COLORS[m.status]} variant="light" radius="sm">
-                {OUTBOX_STATUS_LABELS[m.status]}
-              </Badge>
-            </Table.Td>
-            <Table.Td>{formatDateTime(m.sent_timestamp ?? m.created_timestamp)}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={4}>
+                <Text size="sm" c="dimmed">
+                  {query.isPending ? 'Loading…' : query.isError ? 'The e-mails could not be loaded' : 'No e-mails for this contract yet'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          {rows.map((m) => (
+            <Table.Tr key={m.id}>
+              <Table.Td>{m.recipient_name ? `${m.recipient_name} <${m.recipient}>` : m.recipient}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={detailPath(outboxResource, m.id)} size="sm">
+                  {m.subject}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Badge color={OUTBOX_STATUS_COLORS[m.status]} variant="light" radius="sm">
+                  {OUTBOX_STATUS_LABELS[m.status]}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{formatDateTime(m.sent_timestamp ?? m.created_timestamp)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

@@ -77,45 +77,47 @@ export function ScholarshipOverviewPage() {
           Server error while loading the scholarship overview
         </Alert>
       )}
-      <Table striped withTableBorder aria-label="Scholarship Overview">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Scholarship</Table.Th>
-            <Table.Th>Intake</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Planned</Table.Th>
-            <Table.Th>Numbered</Table.Th>
-            <Table.Th>Exported</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.length === 0 && !query.isLoading && (
+      <Table.ScrollContainer minWidth={640}>
+        <Table striped withTableBorder aria-label="Scholarship Overview">
+          <Table.Thead>
             <Table.Tr>
-              <Table.Td colSpan={6}>No Data Available</Table.Td>
+              <Table.Th>Scholarship</Table.Th>
+              <Table.Th>Intake</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Planned</Table.Th>
+              <Table.Th>Numbered</Table.Th>
+              <Table.Th>Exported</Table.Th>
             </Table.Tr>
-          )}
-          {rows.map((r) => {
-            const links = scholarshipOverviewLinks(r);
-            const name = `${r.scholarship_code} ${r.intake} ${r.scholarship_payment_type}`;
-            return (
-              <Table.Tr key={`${r.scholarship_id}-${r.intake}-${r.scholarship_payment_type_id}`}>
-                <Table.Td>{r.scholarship_code}</Table.Td>
-                <Table.Td>{r.intake}</Table.Td>
-                <Table.Td>{r.scholarship_payment_type}</Table.Td>
-                <Table.Td>
-                  <Figure to={links.planned} count={r.planned_count} amount={r.planned_amount} label={`Planned payments of ${name}`} />
-                </Table.Td>
-                <Table.Td>
-                  <Figure to={links.numbered} count={r.numbered_count} amount={r.numbered_amount} label={`Numbered payments of ${name}`} />
-                </Table.Td>
-                <Table.Td>
-                  <Figure to={links.exported} count={r.exported_count} amount={r.exported_amount} label={`Exported payments of ${name}`} />
-                </Table.Td>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 && !query.isLoading && (
+              <Table.Tr>
+                <Table.Td colSpan={6}>No Data Available</Table.Td>
               </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
+            )}
+            {rows.map((r) => {
+              const links = scholarshipOverviewLinks(r);
+              const name = `${r.scholarship_code} ${r.intake} ${r.scholarship_payment_type}`;
+              return (
+                <Table.Tr key={`${r.scholarship_id}-${r.intake}-${r.scholarship_payment_type_id}`}>
+                  <Table.Td>{r.scholarship_code}</Table.Td>
+                  <Table.Td>{r.intake}</Table.Td>
+                  <Table.Td>{r.scholarship_payment_type}</Table.Td>
+                  <Table.Td>
+                    <Figure to={links.planned} count={r.planned_count} amount={r.planned_amount} label={`Planned payments of ${name}`} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Figure to={links.numbered} count={r.numbered_count} amount={r.numbered_amount} label={`Numbered payments of ${name}`} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Figure to={links.exported} count={r.exported_count} amount={r.exported_amount} label={`Exported payments of ${name}`} />
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Stack>
   );
 }

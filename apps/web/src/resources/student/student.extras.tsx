@@ -84,34 +84,36 @@ export function StudentContracts({ studentId }: { studentId: number }) {
           No contracts yet.
         </Text>
       ) : (
-        <Table fz="sm" verticalSpacing={4} aria-label="Contracts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Application Number</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Code</Table.Th>
-              <Table.Th>Program</Table.Th>
-              <Table.Th>Start Date</Table.Th>
-              <Table.Th>End Date</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={navigationTargets.contract(c.id)} size="sm">
-                    {c.application_number}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{c.contract_status_name}</Table.Td>
-                <Table.Td>{c.scholarship_code}</Table.Td>
-                <Table.Td>{c.program_shortname}</Table.Td>
-                <Table.Td>{formatDate(c.start_date)}</Table.Td>
-                <Table.Td>{formatDate(c.end_date)}</Table.Td>
+        <Table.ScrollContainer minWidth={560}>
+          <Table fz="sm" verticalSpacing={4} aria-label="Contracts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Application Number</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Code</Table.Th>
+                <Table.Th>Program</Table.Th>
+                <Table.Th>Start Date</Table.Th>
+                <Table.Th>End Date</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((c) => (
+                <Table.Tr key={c.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={navigationTargets.contract(c.id)} size="sm">
+                      {c.application_number}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{c.contract_status_name}</Table.Td>
+                  <Table.Td>{c.scholarship_code}</Table.Td>
+                  <Table.Td>{c.program_shortname}</Table.Td>
+                  <Table.Td>{formatDate(c.start_date)}</Table.Td>
+                  <Table.Td>{formatDate(c.end_date)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Paper>
   );

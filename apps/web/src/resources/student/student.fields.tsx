@@ -17,7 +17,7 @@ export const studentFields = defineFields(studentResource, [
   { name: 'first_name', label: 'First Name', kind: 'text', group: PERSONAL },
   { name: 'last_name', label: 'Last Name', kind: 'text', group: PERSONAL },
   { name: 'gender', label: 'Gender', kind: 'select', options: GENDER_OPTIONS, group: PERSONAL },
-  { name: 'birth_date', label: 'Birth Date', kind: 'date', group: PERSONAL },
+  { name: 'birth_date', label: 'Birth Date', kind: 'date', notAfterToday: true, group: PERSONAL },
   { name: 'email_address', label: 'Email Address', kind: 'email', group: PERSONAL },
   { name: 'phone', label: 'Phone', kind: 'phone', group: PERSONAL },
   { name: 'passport_number', label: 'Passport Number', kind: 'text', group: PERSONAL },
