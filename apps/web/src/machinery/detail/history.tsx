@@ -1,10 +1,22 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Accordion, Alert, Loader, Stack, Table, Text } from '@mantine/core';
-import { formatBool, formatDate, logEventResource, resources, type AnyResource, type LogEvent, type Paged } from '@app/contracts';
+import {
+  formatBool,
+  formatDate,
+  isSearchedChoiceList,
+  logEventResource,
+  resources,
+  type AnyResource,
+  type ChoiceListName,
+  type LogEvent,
+  type Paged,
+  type SearchedChoiceListName,
+} from '@app/contracts';
 import { formatDateTime, formatValue } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
+import { useChoices, useSearchedChoices } from '../choices/use-choices';
 
 /** "contract_status_id" → "Contract status": a field no column names, in words. */
 function humanized(field: string): string {
@@ -14,6 +26,60 @@ function humanized(field: string): string {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+const byValue = (list: ChoiceListName) => () => list;
+const universities = { label: 'University', list: byValue('universities') };
+const countries = { label: 'Country', list: byValue('countries') };
+
+/**
+ * The fields of the log's changes that hold another record's id, each with the choice list that names it, and a
+ * label where the field's name does not read as one ("ft_id"): "Status Offer accepted → Enrolled", not
+ * "Contract status 1 → 3" (decision 067). A credit note's document type (even) has the credit notes' list.
+ */
+const LOOKUPS: Record<string, { label: string; list: (value: unknown) => ChoiceListName }> = {
+  contract_status_id: { label: 'Status', list: byValue('contract_status') },
+  ft_id: { label: 'Type', list: byValue('file_types') },
+  contract_id: { label: 'Contract', list: byValue('contracts') },
+  student_id: { label: 'Student', list: byValue('students') },
+  invoice_id: { label: 'Invoice', list: byValue('invoices') },
+  linked_invoice_id: { label: 'Linked invoice', list: byValue('invoices') },
+  document_type_id: { label: 'Document type', list: (v) => (Number(v) % 2 === 0 ? 'document_types_creditnotes' : 'document_types_invoices') },
+  scholarship_payment_type_id: { label: 'Payment type', list: byValue('scholarship_payment_types') },
+  program_id: { label: 'Program', list: byValue('programs') },
+  scholarship_id: { label: 'Scholarship', list: byValue('scholarships') },
+  university_id: universities,
+  y1_university_id: { ...universities, label: 'University Y1' },
+  y2_university_id: { ...universities, label: 'University Y2' },
+  cntry_id: countries,
+  citizenship1_cntry_id: { ...countries, label: 'Citizenship 1' },
+  citizenship2_cntry_id: { ...countries, label: 'Citizenship 2' },
+  payment_bank_cntry_id: { ...countries, label: 'Bank country' },
+  payment_holder_cntry_id: { ...countries, label: 'Payment holder country' },
+  usr_role_id: { label: 'Role', list: byValue('userroles') },
+};
+
+/** An id named as its choice list names it; the id itself while the list loads or when it is gone from it. */
+function NamedId({ list, id }: { list: ChoiceListName; id: number }) {
+  return isSearchedChoiceList(list) ? <SearchedName list={list} id={id} /> : <ListedName list={list} id={id} />;
+}
+
+function ListedName({ list, id }: { list: ChoiceListName; id: number }) {
+  const { choices } = useChoices(list);
+  return <>{choices.find((c) => Number(c.id) === id)?.name ?? String(id)}</>;
+}
+
+function SearchedName({ list, id }: { list: SearchedChoiceListName; id: number }) {
+  const { choices } = useSearchedChoices(list, '', id);
+  return <>{choices.find((c) => Number(c.id) === id)?.name ?? String(id)}</>;
+}
+
+/** A changed value as staff read it: named when it is another record's id, else as `shown` writes it. */
+function ChangedValue({ field, value, shown }: { field: string; value: unknown; shown: (value: unknown) => string }) {
+  const lookup = LOOKUPS[field];
+  const id = Number(value);
+  if (!lookup || value === null || value === undefined || value === '' || !Number.isInteger(id)) return <>{shown(value)}</>;
+  return <NamedId list={lookup.list(value)} id={id} />;
+}
 
 /**
  * How a changed field of an event is named and its values shown (decision 052): by the column title and format
@@ -30,7 +96,7 @@ function describeField(resourceKey: string | null, field: string): { label: stri
     if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value);
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   };
-  return { label: column?.title ?? humanized(field), shown };
+  return { label: column?.title ?? LOOKUPS[field]?.label ?? humanized(field), shown };
 }
 
 function Changes({ changes, resourceKey }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null }) {
@@ -42,9 +108,13 @@ function Changes({ changes, resourceKey }: { changes: NonNullable<LogEvent['chan
           return (
             <Table.Tr key={field}>
               <Table.Td c="dimmed">{label}</Table.Td>
-              <Table.Td>{shown(change.old)}</Table.Td>
+              <Table.Td>
+                <ChangedValue field={field} value={change.old} shown={shown} />
+              </Table.Td>
               <Table.Td aria-hidden>→</Table.Td>
-              <Table.Td>{shown(change.new)}</Table.Td>
+              <Table.Td>
+                <ChangedValue field={field} value={change.new} shown={shown} />
+              </Table.Td>
             </Table.Tr>
           );
         })}
