@@ -37,6 +37,13 @@ export const ChevronLeftIcon = (p: IconProps) => (
   </Icon>
 );
 
+export const ChevronsLeftIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M11 7l-5 5 5 5" />
+    <path d="M17 7l-5 5 5 5" />
+  </Icon>
+);
+
 export const ChevronRightIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M9 6l6 6-6 6" />

@@ -22,7 +22,7 @@ import {
 import { defaultView, rangeText, referenceOf, type AnyResource, type SortKey, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { alignOf, formatValue, keepsTogether } from '../../lib/format';
-import { ChevronLeftIcon, ChevronRightIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
+import { ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
 import { HEADER_HEIGHT } from '../../lib/layout';
 import { BatchMenu } from '../batch/batch-menu';
 import { fieldFor, type FieldDef } from '../fields/types';
@@ -198,6 +198,12 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
             <Button variant="subtle" size="compact-xs" onClick={overview.countExactly} title="The total is an estimate: count the rows exactly">
               Count
             </Button>
+          )}
+          {/* Far into a list (the page is remembered for the session), page 1 is one click away, not a click per page. */}
+          {overview.page > 2 && (
+            <ActionIcon variant="default" aria-label="First page" title="First page" onClick={() => overview.setPage(1)}>
+              <ChevronsLeftIcon />
+            </ActionIcon>
           )}
           <ActionIcon
             variant="default"

@@ -118,6 +118,24 @@ describe('overview', () => {
     expect(lastList(api).get('page')).toBe('2');
   });
 
+  it('offers First page once past page 2, which goes back to page 1 in one click', async () => {
+    const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 200 }) });
+    const { user } = renderApp('/countries', api);
+    await screen.findByText('1-50 of 200');
+    expect(screen.queryByRole('button', { name: 'First page' })).not.toBeInTheDocument();
+    for (const [first, current] of [[51, 2], [101, 3]] as const) {
+      api.on('GET /countries', page(countries(first, 3), { total: 200, current }));
+      await user.click(screen.getByRole('button', { name: 'Next page' }));
+      expect(await screen.findByText(`${first}-${first + 49} of 200`)).toBeInTheDocument();
+    }
+    api.on('GET /countries', page(countries(1, 3), { total: 200 }));
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(await screen.findByText('1-50 of 200')).toBeInTheDocument();
+    expect(lastList(api).get('page')).toBe('1');
+    expect(lastList(api).has('cursor')).toBe(false);
+    expect(screen.queryByRole('button', { name: 'First page' })).not.toBeInTheDocument();
+  });
+
   it('a page that turns out past the end (rows left the list meanwhile) shows the last page there is', async () => {
     const api = stubApi({ ...session(), 'GET /countries': page(countries(1, 3), { total: 80 }) });
     const { user } = renderApp('/countries', api);
