@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { todayIn } from '@app/contracts';
 import { contracts, invoicePayments, invoices, students, templates } from '@app/db';
@@ -152,6 +152,17 @@ describe('payment status of one contract as of a simulation date', () => {
 });
 
 describe('exports over a filtered set of contracts', () => {
+  it('a filter with an unknown field is a 400 naming it, before the export is recorded in the log (found by the fuzz test)', async () => {
+    for (const path of ['download_paymentstatus', 'download_balance', 'download_payments_due', 'download_paymentstatus_period']) {
+      const [{ before }] = (await t.db.execute<{ before: string }>(sql`select count(*)::text as before from log_events`)).rows as [{ before: string }];
+      const res = await post(`/contracts/${path}`, { filter: { prototype: '-1', intake: 2024 } });
+      expect([path, res.status], String(res.body)).toEqual([path, 400]);
+      expect(JSON.parse(String(res.body)).errors).toHaveProperty('prototype');
+      const [{ after }] = (await t.db.execute<{ after: string }>(sql`select count(*)::text as after from log_events`)).rows as [{ after: string }];
+      expect([path, after]).toEqual([path, before]);
+    }
+  });
+
   it('POST /contracts/download_paymentstatus: every invoice of the filtered contracts as of the date', async () => {
     const { student, pf, admin } = await contractWithHistory();
     const res = await post('/contracts/download_paymentstatus', { filter: { student_id: student.id }, date: '2026-02-15' });

@@ -72,10 +72,18 @@ async function* sheetRows(ctx: AppContext, query: { toSQL(): { sql: string; para
   for await (const batch of cursorBatches(ctx.db.$client, text, params)) for (const row of batch) yield at.map((k) => row[k]);
 }
 
-/** Every contract id of the overview's filter (or the selection), in the overview's order. */
-async function contractIdsOf(service: CrudService, input: { ids?: number[] | undefined; filter?: Record<string, string | number | boolean> | undefined }): Promise<number[]> {
+/**
+ * The contracts of a list export: the overview's filter, checked at once (a wrong filter is a 400 before the export
+ * is recorded in the log or its file begun), and the selection if there is one.
+ */
+function selectionOf(input: { ids?: number[] | undefined; filter?: Record<string, string | number | boolean> | undefined }) {
+  return { query: filterQueryOf(contractResource, input.filter), ids: input.ids && input.ids.length > 0 ? input.ids : undefined };
+}
+
+/** Every contract id of the selection (or the overview's filter), in the overview's order. */
+async function contractIdsOf(service: CrudService, selection: ReturnType<typeof selectionOf>): Promise<number[]> {
   const ids: number[] = [];
-  for await (const [id] of service.iterate(filterQueryOf(contractResource, input.filter), ['id'], input.ids && input.ids.length > 0 ? input.ids : undefined)) ids.push(Number(id));
+  for await (const [id] of service.iterate(selection.query, ['id'], selection.ids)) ids.push(Number(id));
   return ids;
 }
 
@@ -153,19 +161,21 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
       return { eventType: 'export', message: `"${filename}"`, file: linesXlsx(filename, date, lines, timeZone) };
     }),
     listAction(a.downloadPaymentStatusList, async (db, _actor, input, { service }) => {
+      const selection = selectionOf(input);
       const date = input.date ?? today();
       const filename = `Payment_Status_${date}.xlsx`;
       const write = async (res: Response) => {
-        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date), lineColumns);
+        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, selection), date), lineColumns);
         await sendXlsx(res, filename, asOfSheet('Payment status', date), lineColumns, rows, { timeZone });
       };
       return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
     }),
     listAction(a.downloadBalance, async (db, _actor, input, { service }) => {
+      const selection = selectionOf(input);
       const date = input.date ?? today();
       const filename = `Balance_${date}.xlsx`;
       const write = async (res: Response) => {
-        const rows = sheetRows(ctx, contractBalancesQuery(db, await contractIdsOf(service, input), date), balanceColumns);
+        const rows = sheetRows(ctx, contractBalancesQuery(db, await contractIdsOf(service, selection), date), balanceColumns);
         await sendXlsx(res, filename, asOfSheet('Balance', date), balanceColumns, rows, { timeZone });
       };
       return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
@@ -173,6 +183,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
     // The open invoices by due date, expired (earliest due) first, across the filtered contracts: sorted by
     // PostgreSQL and streamed through a cursor (collected and sorted here, 100k contracts held 450 MB).
     listAction(a.downloadPaymentsDue, async (db, _actor, input, { service }) => {
+      const selection = selectionOf(input);
       const date = today();
       const filename = 'Payments_Due.xlsx';
       const columns = [
@@ -183,7 +194,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
         { field: 'contract_open', title: 'Contract owes', format: 'money' },
       ] satisfies SheetColumn[];
       const write = async (res: Response) => {
-        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, input), date, { openOnly: true, byDue: true }), columns);
+        const rows = sheetRows(ctx, statusLinesQuery(db, await contractIdsOf(service, selection), date, { openOnly: true, byDue: true }), columns);
         await sendXlsx(res, filename, asOfSheet('Payments due', date), columns, rows, { timeZone });
       };
       return { eventType: 'export', message: `Exported ${filename}`, file: { filename, contentType: XLSX, write } };
@@ -192,6 +203,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
     // and payments of sheet two are those behind sheet one's figures. Built whole in memory with exceljs, 100k
     // contracts took 1.4 GB.
     listAction(a.downloadPaymentStatusPeriod, async (_db, _actor, input, { service }) => {
+      const selection = selectionOf(input);
       const year = academicYearOf(today());
       const from = input.from ?? year.from;
       const until = input.until ?? year.until;
@@ -205,7 +217,7 @@ export function contractFinanceImpls(ctx: AppContext): [string, ActionImpl][] {
           filename,
           contentType: XLSX,
           write: async (res) => {
-            const ids = await contractIdsOf(service, input);
+            const ids = await contractIdsOf(service, selection);
             const chunks = Array.from({ length: Math.ceil(ids.length / CHUNK) }, (_, k) => ids.slice(k * CHUNK, (k + 1) * CHUNK));
             await ctx.db.transaction(
               (tx) =>
