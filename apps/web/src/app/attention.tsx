@@ -24,6 +24,12 @@ interface Worklist {
   resource: AnyResource;
   view?: string;
   filter: Record<string, string>;
+  /**
+   * Counted exactly (`count=exact`): the list's index finds its rows at once (7–26 ms on the bench's 1M invoices
+   * and 350k planned payouts), where the planner's estimate was far off — 15,040 planned invoices due for 14.
+   * The others stay estimated where an exact count reads the whole view (open invoices: 7 s), and say "about".
+   */
+  exact?: true;
 }
 
 /** The day after the office's today: "planned before" it is "planned for today or earlier". */
@@ -37,11 +43,11 @@ function worklists(): Worklist[] {
   const dueBy = tomorrow();
   const today = formatDate(officeToday());
   return [
-    { label: 'Planned invoices due', hint: `planned for ${today} or earlier, not yet numbered`, resource: invoiceResource, view: 'planned', filter: { planned_before: dueBy } },
+    { label: 'Planned invoices due', hint: `planned for ${today} or earlier, not yet numbered`, resource: invoiceResource, view: 'planned', filter: { planned_before: dueBy }, exact: true },
     { label: 'Invoices not e-mailed', hint: 'numbered invoices whose e-mail has not gone', resource: invoiceResource, view: 'numbered', filter: { email_sent: 'false' } },
     { label: 'Open invoices', hint: 'numbered invoices not paid in full', resource: invoiceResource, view: 'numbered', filter: { open: 'true' } },
     { label: 'Payments not confirmed', hint: 'invoice payments whose confirmation has not gone', resource: invoicePaymentResource, filter: { email_sent: 'false' } },
-    { label: 'Scholarship payments to schedule', hint: `planned for ${today} or earlier`, resource: scholarshipPaymentResource, view: 'planned', filter: { planned_before: dueBy } },
+    { label: 'Scholarship payments to schedule', hint: `planned for ${today} or earlier`, resource: scholarshipPaymentResource, view: 'planned', filter: { planned_before: dueBy }, exact: true },
     { label: 'Scholarship payments ready for export', hint: 'scheduled, allowed and not yet exported to the bank', resource: scholarshipPaymentResource, view: 'numbered', filter: { ready_for_export: 'true' } },
     { label: 'E-mails that failed', hint: 'mails the server did not accept, in the Outbox', resource: outboxResource, filter: { status: 'failed' } },
   ];
@@ -50,7 +56,7 @@ function worklists(): Worklist[] {
 function Count({ list }: { list: Worklist }) {
   const view = viewsOf(list.resource).find((v) => v.key === list.view) ?? viewsOf(list.resource)[0]!;
   // The overview's own list query with one row: its total is the count, and a save that changes it reloads it.
-  const params = { ...view.fixedFilter, ...list.filter, per_page: 1 };
+  const params = { ...view.fixedFilter, ...list.filter, per_page: 1, ...(list.exact ? { count: 'exact' } : {}) };
   const query = useQuery({
     queryKey: queryKeys.list(list.resource.key, params),
     queryFn: ({ signal }) => api.get<Paged<unknown>>(`/${list.resource.apiPath}`, { query: params, signal }),

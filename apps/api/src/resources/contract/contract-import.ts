@@ -527,8 +527,10 @@ async function listValues(db: DbOrTx, kind: ListKind): Promise<string[]> {
 }
 
 /**
- * The import template (issue 16): a sheet with the header row and an example row, data validation lists on the
- * choice columns (fixed lists inline, reference tables from a Lists sheet), and a sheet explaining each column.
+ * The import template (issue 16): a sheet with the header row, data validation lists on the choice columns (fixed
+ * lists inline, reference tables from a Lists sheet), and a sheet explaining each column with an example value.
+ * The example is not a row of the data sheet: a template uploaded as downloaded created its sample student and
+ * contract (decision 067).
  */
 export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[], sheetName: string): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
@@ -537,14 +539,13 @@ export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[
   sheet.columns = columns.map((c) => ({ header: c.title, key: c.key, width: Math.max(14, c.title.length + 4) }));
   sheet.getRow(1).font = { bold: true };
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  // The reference lists as this office has them: the example row names a program and universities that exist here.
+  // The reference lists as this office has them: the examples name a program and universities that exist here.
   const stored = new Map<string, string[]>();
   for (const c of columns) if (c.list && !Array.isArray(c.list)) stored.set(c.key, await listValues(db, c.list as ListKind));
   const exampleOf = (c: ImportColumn) => {
     const values = stored.get(c.key);
     return values && c.example && !values.includes(c.example) ? (values[0] ?? c.example) : c.example;
   };
-  sheet.addRow(Object.fromEntries(columns.map((c) => [c.key, exampleOf(c)])));
   let listCol = 0;
   for (const [i, c] of columns.entries()) {
     if (!c.list) continue;
@@ -576,10 +577,11 @@ export async function importTemplate(db: DbOrTx, columns: readonly ImportColumn[
   help.columns = [
     { header: 'Column', key: 'title', width: 28 },
     { header: 'Required', key: 'required', width: 10 },
+    { header: 'Example', key: 'example', width: 24 },
     { header: 'What goes in it', key: 'description', width: 90 },
   ];
   help.getRow(1).font = { bold: true };
-  for (const c of columns) help.addRow({ title: c.title, required: c.required ? 'yes' : '', description: c.description });
+  for (const c of columns) help.addRow({ title: c.title, required: c.required ? 'yes' : '', example: exampleOf(c), description: c.description });
   help.addRow({});
   help.addRow({ title: 'Matching', description: 'A row finds its contract by the application ID and its student by e-mail, or by first and last name and birth date: importing the same file twice creates nothing new.' });
   help.addRow({ title: 'Preview', description: 'An upload first shows what each row would do; nothing changes until the preview is confirmed. A refused row names the column and why.' });

@@ -259,7 +259,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
 
       {hasRecord && (layout ? layout(form, detail) : form)}
 
-      {mode !== 'new' && record && <History resource={descriptor} id={record.id as number | string} />}
+      {mode !== 'new' && record && <History resource={descriptor} id={record.id as number | string} fields={fields} />}
 
       <Modal
         opened={confirmOpen}

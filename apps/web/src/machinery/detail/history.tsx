@@ -17,6 +17,7 @@ import { formatDateTime, formatValue } from '../../lib/format';
 import { api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';
 import { useChoices, useSearchedChoices } from '../choices/use-choices';
+import type { FieldDef } from '../fields/types';
 
 /** "contract_status_id" → "Contract status": a field no column names, in words. */
 function humanized(field: string): string {
@@ -86,7 +87,7 @@ function ChangedValue({ field, value, shown }: { field: string; value: unknown; 
  * its resource declares (an amount as € 1.234,50), else in words, with dates as DD-MM-YYYY and yes/no for
  * true/false. The log keeps the field names and stored values; this is how staff read them.
  */
-function describeField(resourceKey: string | null, field: string): { label: string; shown: (value: unknown) => string } {
+function describeField(resourceKey: string | null, field: string, ownLabels?: ReadonlyMap<string, string>): { label: string; shown: (value: unknown) => string } {
   const column = resources.find((r) => r.key === resourceKey)?.columns.find((c) => c.field === field);
   const shown = (value: unknown): string => {
     if (value === null || value === undefined || value === '') return '(empty)';
@@ -96,15 +97,15 @@ function describeField(resourceKey: string | null, field: string): { label: stri
     if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value);
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   };
-  return { label: column?.title ?? LOOKUPS[field]?.label ?? humanized(field), shown };
+  return { label: column?.title ?? ownLabels?.get(field) ?? LOOKUPS[field]?.label ?? humanized(field), shown };
 }
 
-function Changes({ changes, resourceKey }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null }) {
+function Changes({ changes, resourceKey, ownLabels }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null; ownLabels?: ReadonlyMap<string, string> }) {
   return (
     <Table fz="xs" withRowBorders={false} verticalSpacing={0} horizontalSpacing="xs">
       <Table.Tbody>
         {Object.entries(changes).map(([field, change]) => {
-          const { label, shown } = describeField(resourceKey, field);
+          const { label, shown } = describeField(resourceKey, field, ownLabels);
           return (
             <Table.Tr key={field}>
               <Table.Td c="dimmed">{label}</Table.Td>
@@ -133,7 +134,9 @@ const LINKED: Record<NonNullable<AnyResource['historyLink']>, string> = {
   student_id: "With the events of the student's contracts and of everything about them.",
 };
 
-function Events({ resource, id }: { resource: AnyResource; id: number | string }) {
+function Events({ resource, id, fields }: { resource: AnyResource; id: number | string; fields: readonly FieldDef[] }) {
+  // The record's own fields named as its form names them ("Check university fee payment", not the column name).
+  const ownLabels = new Map(fields.map((f) => [f.name, f.label]));
   const params = { ...historyParams(resource, id), sort: 'le_time|desc', per_page: 50 };
   const query = useQuery({
     queryKey: queryKeys.list(logEventResource.key, params),
@@ -173,7 +176,9 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
                 <Table.Td style={{ verticalAlign: 'top' }}>{e.usr_name ?? ''}</Table.Td>
                 <Table.Td>
                   <Text size="sm">{e.le_message}</Text>
-                  {e.changes && Object.keys(e.changes).length > 0 && <Changes changes={e.changes} resourceKey={e.resource} />}
+                  {e.changes && Object.keys(e.changes).length > 0 && (
+                      <Changes changes={e.changes} resourceKey={e.resource} ownLabels={e.resource === resource.key ? ownLabels : undefined} />
+                    )}
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -190,13 +195,13 @@ function Events({ resource, id }: { resource: AnyResource; id: number | string }
  * opened, as staff of Odoo or ERPNext expect of a money record. A contract's and a student's include the events
  * of what belongs to them (decision 047): an invoice's mail that failed shows on its contract.
  */
-export function History({ resource, id }: { resource: AnyResource; id: number | string }) {
+export function History({ resource, id, fields }: { resource: AnyResource; id: number | string; fields: readonly FieldDef[] }) {
   const [open, setOpen] = useState<string | null>(null);
   return (
     <Accordion variant="contained" value={open} onChange={setOpen}>
       <Accordion.Item value="history">
         <Accordion.Control>History</Accordion.Control>
-        <Accordion.Panel>{open === 'history' && <Events resource={resource} id={id} />}</Accordion.Panel>
+        <Accordion.Panel>{open === 'history' && <Events resource={resource} id={id} fields={fields} />}</Accordion.Panel>
       </Accordion.Item>
     </Accordion>
   );

@@ -256,6 +256,17 @@ describe('field kinds', () => {
     expect(wire()).toBeNull();
   });
 
+  it('date range: Enter in either date closes its calendar, as in a single date', async () => {
+    const { user, wire } = renderField({ name: 'le_time', label: 'Event Time', kind: 'dateRange' });
+    for (const [word, typed] of [['from', '30-11-2026'], ['to', '01-12-2026']] as const) {
+      await user.click(input(`Event Time ${word}`));
+      await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).not.toBeNull());
+      await user.type(input(`Event Time ${word}`), `${typed}{Enter}`);
+      await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).toBeNull());
+    }
+    expect(wire()).toEqual(['2026-11-30', '2026-12-01']);
+  });
+
   it('date range: two dates, from and to, each optional', async () => {
     const def: FieldDef = { name: 'le_time', label: 'Event Time', kind: 'dateRange' };
     const { user, wire } = renderField(def, { value: ['2024-01-01', null] });

@@ -1,4 +1,4 @@
-import { useState, type ComponentProps, type ComponentType } from 'react';
+import { useState, type ComponentProps, type ComponentType, type KeyboardEvent } from 'react';
 import { Box, Checkbox, Group, Input, NumberInput, PasswordInput, Select, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -64,6 +64,15 @@ const clearLabel = (def: FieldDef) => ({ title: `Clear ${def.label}` });
  * dropping what was typed into a dialog such as Bulk Edit).
  */
 const calendarEscape = { 'data-mantine-stop-propagation': true } as const;
+
+/**
+ * Enter in a date input applies the filter or the form, and its calendar closes as on Escape (Mantine keeps it
+ * open on Enter): open, it covered the error below the field and a filter card's Reset and Filter buttons, and a
+ * click meant for them landed in it.
+ */
+const closeCalendar = (e: KeyboardEvent<HTMLInputElement>) => {
+  e.currentTarget.dispatchEvent(new window.KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+};
 
 const text = (form: unknown) => (typeof form === 'string' ? form : '');
 
@@ -192,12 +201,10 @@ function DateField(props: FieldInputProps) {
       onChange={(v) => onChange(v ?? null)}
       onBlur={(e) => keepTyped(e.currentTarget.value)}
       // Enter sends a filter or form without leaving the field: what was typed is kept first, so it is refused by name.
-      // The calendar closes as on Escape (Mantine keeps it open on Enter): open, it covered the error below the
-      // field and the card's Reset and Filter buttons, and a click meant for them landed in it.
       onKeyDown={(e) => {
         if (e.key !== 'Enter') return;
         keepTyped(e.currentTarget.value);
-        e.currentTarget.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+        closeCalendar(e);
       }}
       valueFormat={DATE_FORMAT}
       dateParser={parseTypedDate}
@@ -254,6 +261,9 @@ function DateRangeField(props: FieldInputProps) {
       variant={readOnly ? 'filled' : 'default'}
       error={Boolean(error)}
       popoverProps={{ withinPortal: true }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') closeCalendar(e);
+      }}
       {...calendarEscape}
       size="sm"
     />
