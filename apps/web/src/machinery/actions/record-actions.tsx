@@ -1,10 +1,10 @@
 import { useRef, useState, type ReactElement } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
 import { Button, Collapse, Group, Menu } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { whyNotOffered, type AnyAction, type AnyResource, type ViewDescriptor } from '@app/contracts';
 import { useAuth } from '../../lib/auth';
 import { ChevronDownIcon } from '../../lib/icons';
+import { usePhone } from '../../lib/layout';
 import { ReasonTooltip } from '../../lib/reason-tooltip';
 import { useRequestKey } from '../../lib/request-key';
 import type { Detail } from '../detail/use-detail';
@@ -192,7 +192,7 @@ const FOLDED_FROM = 4;
  * stays. Wide screens show them as before.
  */
 function NarrowFolded({ count, children }: { count: number; children: ReactElement }) {
-  const narrow = useMediaQuery('(max-width: 48em)');
+  const narrow = usePhone();
   const [open, setOpen] = useState(false);
   if (!narrow || count < FOLDED_FROM) return children;
   return (

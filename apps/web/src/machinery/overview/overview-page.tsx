@@ -1,6 +1,5 @@
 import type { CSSProperties, KeyboardEvent, MouseEvent, ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   ActionIcon,
   Alert,
@@ -23,7 +22,7 @@ import { defaultView, rangeText, referenceOf, type AnyResource, type SortKey, ty
 import { useAuth } from '../../lib/auth';
 import { alignOf, formatValue, keepsTogether } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightIcon, ChevronsLeftIcon, PencilIcon, PlusIcon, SearchIcon } from '../../lib/icons';
-import { HEADER_HEIGHT } from '../../lib/layout';
+import { HEADER_HEIGHT, usePhone } from '../../lib/layout';
 import { BatchMenu } from '../batch/batch-menu';
 import { fieldFor, type FieldDef } from '../fields/types';
 import { AdvancedFilterCard } from './advanced-filters';
@@ -157,7 +156,7 @@ function OverviewView<D extends AnyResource>(props: OverviewPageProps<D>) {
   const { hasLevel } = useAuth();
   // On a phone the row buttons (Edit, New Payment) held in sight would take half the width from the data: they
   // scroll with the row there, and only the selection column stays (decision 067).
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = usePhone();
   const rowButtonsAt = (band: 'head' | 'striped' | 'plain') => (phone ? undefined : stickyAt('right', band));
   const title = view.title;
   const detailPath =
