@@ -87,25 +87,28 @@ function ChangedValue({ field, value, shown }: { field: string; value: unknown; 
  * its resource declares (an amount as € 1.234,50), else in words, with dates as DD-MM-YYYY and yes/no for
  * true/false. The log keeps the field names and stored values; this is how staff read them.
  */
-function describeField(resourceKey: string | null, field: string, ownLabels?: ReadonlyMap<string, string>): { label: string; shown: (value: unknown) => string } {
+function describeField(resourceKey: string | null, field: string, own?: FieldDef): { label: string; shown: (value: unknown) => string } {
   const column = resources.find((r) => r.key === resourceKey)?.columns.find((c) => c.field === field);
   const shown = (value: unknown): string => {
     if (value === null || value === undefined || value === '') return '(empty)';
+    // A value the column or the form names in words: a semester 0 is "Whole year", as the overview shows it.
+    const named = column?.labels?.[String(value)] ?? own?.options?.find((o) => String(o.value) === String(value))?.label;
+    if (named !== undefined) return named;
     if (column?.format && column.format !== 'text') return String(formatValue(value, column.format));
     if (typeof value === 'boolean') return formatBool(value);
     if (typeof value === 'string' && ISO_DATE.test(value)) return formatDate(value);
     if (typeof value === 'string' && ISO_TIME.test(value)) return formatDateTime(value);
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   };
-  return { label: column?.title ?? ownLabels?.get(field) ?? LOOKUPS[field]?.label ?? humanized(field), shown };
+  return { label: column?.title ?? own?.label ?? LOOKUPS[field]?.label ?? humanized(field), shown };
 }
 
-function Changes({ changes, resourceKey, ownLabels }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null; ownLabels?: ReadonlyMap<string, string> }) {
+function Changes({ changes, resourceKey, ownFields }: { changes: NonNullable<LogEvent['changes']>; resourceKey: string | null; ownFields?: ReadonlyMap<string, FieldDef> }) {
   return (
     <Table fz="xs" withRowBorders={false} verticalSpacing={0} horizontalSpacing="xs">
       <Table.Tbody>
         {Object.entries(changes).map(([field, change]) => {
-          const { label, shown } = describeField(resourceKey, field, ownLabels);
+          const { label, shown } = describeField(resourceKey, field, ownFields?.get(field));
           return (
             <Table.Tr key={field}>
               <Table.Td c="dimmed">{label}</Table.Td>
@@ -135,8 +138,9 @@ const LINKED: Record<NonNullable<AnyResource['historyLink']>, string> = {
 };
 
 function Events({ resource, id, fields }: { resource: AnyResource; id: number | string; fields: readonly FieldDef[] }) {
-  // The record's own fields named as its form names them ("Check university fee payment", not the column name).
-  const ownLabels = new Map(fields.map((f) => [f.name, f.label]));
+  // The record's own fields named as its form names them ("Check university fee payment", not the column name),
+  // and their values as its selects do.
+  const ownFields = new Map(fields.map((f) => [f.name, f]));
   const params = { ...historyParams(resource, id), sort: 'le_time|desc', per_page: 50 };
   const query = useQuery({
     queryKey: queryKeys.list(logEventResource.key, params),
@@ -177,7 +181,7 @@ function Events({ resource, id, fields }: { resource: AnyResource; id: number | 
                 <Table.Td>
                   <Text size="sm">{e.le_message}</Text>
                   {e.changes && Object.keys(e.changes).length > 0 && (
-                      <Changes changes={e.changes} resourceKey={e.resource} ownLabels={e.resource === resource.key ? ownLabels : undefined} />
+                      <Changes changes={e.changes} resourceKey={e.resource} ownFields={e.resource === resource.key ? ownFields : undefined} />
                     )}
                 </Table.Td>
               </Table.Tr>

@@ -474,7 +474,7 @@ describe('contract screen', () => {
     const api = contractApi({
       'GET /logging': page([
         { id: 8, le_time: LATER, eventtype_id: 12, eventtype: 'E-mail failed', le_message: 'Invoice "2024-00007": e-mail to mia@example.org failed: mailbox full', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
-        { id: 5, le_time: LATER, eventtype_id: 5, eventtype: 'Update', le_message: 'Updated Invoice "A000002-Y1-T5": amount 10 → 12.5', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'invoice', changes: { amount: { old: 10, new: 12.5 }, planned_date: { old: null, new: '2026-03-01' } } },
+        { id: 5, le_time: LATER, eventtype_id: 5, eventtype: 'Update', le_message: 'Updated Invoice "A000002-Y1-T5": amount 10 → 12.5', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'invoice', changes: { amount: { old: 10, new: 12.5 }, planned_date: { old: null, new: '2026-03-01' }, semester: { old: 0, new: 1 } } },
         { id: 4, le_time: LATER, eventtype_id: 8, eventtype: 'Status change', le_message: 'Enrole: Contract "A000002"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'contract', changes: { contract_status_id: { old: 1, new: 3 }, contract_status_date: { old: '2024-09-03', new: '2026-11-27' }, year1_finished: { old: false, new: true } } },
         { id: 6, le_time: LATER, eventtype_id: 6, eventtype: 'Delete', le_message: 'Deleted Contract File "scan.pdf"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', resource: 'contract_file', changes: { ft_id: { old: 3, new: null }, contract_id: { old: 2, new: null } } },
         { id: 3, le_time: SEEN, eventtype_id: 4, eventtype: 'Create', le_message: 'Created Contract "A000002"', student_id: 2, student_name: 'Mia Schmidt', contract_id: 2, le_contract: 'A000002', usr_id: 1, usr_name: 'Ada Admin', changes: null },
@@ -488,6 +488,8 @@ describe('contract screen', () => {
     const change = (label: string) => [...within(history).getByText(label).closest('tr')!.children].map((c) => c.textContent);
     expect(change('Amount')).toEqual(['Amount', '€ 10,00', '→', '€ 12,50']);
     expect(change('Planned Date')).toEqual(['Planned Date', '(empty)', '→', '01-03-2026']);
+    // A value the overview names in words is named so here too: not "0 → 1".
+    expect(change('Semester')).toEqual(['Semester', 'Whole year', '→', '1']);
     // Another record's id is named as its choice list names it (decision 067): not "Contract status 1 → 3".
     await waitFor(() => expect(change('Status')).toEqual(['Status', 'Offer accepted', '→', 'Enrolled']));
     await waitFor(() => expect(change('Type')).toEqual(['Type', 'Passport copy', '→', '(empty)']));
