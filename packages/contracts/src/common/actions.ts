@@ -119,6 +119,12 @@ export interface ActionDescriptor<Input extends z.ZodObject = z.ZodObject> {
   /** A confirm dialog comes first, with this question. */
   confirm?: string;
   /**
+   * When the record says the action was done before (an invoice e-mailed, a reminder sent), what was done and
+   * its timestamp: the web asks first, saying when ("This invoice was already e-mailed on 05-03-2026 10:30."),
+   * so a second mail to a student is never sent by a slip.
+   */
+  doneBefore?: (row: ActionRow, input?: z.output<Input>) => { what: string; at: string } | null;
+  /**
    * It queues a mail: the record's "sent" timestamp is set when the mail server accepts it, moments later, so a
    * screen showing the record reads it again shortly after (decision 052).
    */

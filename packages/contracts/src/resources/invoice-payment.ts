@@ -130,6 +130,8 @@ const sendEmail = defineAction({
   level: 'user',
   batch: { label: 'Send Payment Confirmation', preview: true },
   confirm: "Send the payment confirmation to the student's address?",
+  doneBefore: (row) =>
+    typeof row.payment_confirmation_timestamp === 'string' ? { what: 'The payment confirmation was already e-mailed', at: row.payment_confirmation_timestamp } : null,
   queuesMail: true,
   failureText: 'sending email',
 });

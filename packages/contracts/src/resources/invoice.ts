@@ -239,6 +239,12 @@ const sendEmail = defineAction({
   ],
   variantButtons: true,
   confirm: "The e-mail goes to the student's address with the PDF attached.",
+  doneBefore: (row, input) => {
+    const at = input?.reminder ? row.email_reminder_timestamp : row.email_timestamp;
+    if (typeof at !== 'string') return null;
+    const what = input?.reminder ? 'A reminder was' : row.is_creditnote === true ? 'This credit note was' : 'This invoice was';
+    return { what: `${what} already e-mailed`, at };
+  },
   batch: {
     label: 'Send Email',
     preview: true,

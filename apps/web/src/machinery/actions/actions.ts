@@ -1,4 +1,5 @@
 import { actionsOf, referenceOf, runsAsBatch, type AnyAction, type AnyResource, type RoleName, roleHasLevel, type ViewDescriptor } from '@app/contracts';
+import { formatDateTime } from '../../lib/format';
 import type { FieldDef } from '../fields/types';
 
 /** Where an action is offered: in this view (all views when it names none) and to this role. */
@@ -46,4 +47,14 @@ export function recordLabelOf(action: Pick<AnyAction, 'label' | 'variants'>, inp
  */
 export function recordDoneText(label: string, resource: Pick<AnyResource, 'title' | 'referenceField' | 'reference'>, row: Record<string, unknown>): string {
   return `${label}: done for ${resource.title} ${referenceOf(resource, row)}`;
+}
+
+/**
+ * What an action's confirm says on this record: its declared question, after when it was done before
+ * (`doneBefore`: "This invoice was already e-mailed on 05-03-2026 10:30."). Undefined: it asks nothing.
+ */
+export function confirmTextOf(action: Pick<AnyAction, 'confirm' | 'doneBefore'>, record: Record<string, unknown>, input?: Record<string, unknown>): string | undefined {
+  const done = action.doneBefore?.(record, input as never);
+  const before = done ? `${done.what} on ${formatDateTime(done.at)}.` : undefined;
+  return before && action.confirm ? `${before} ${action.confirm}` : (before ?? action.confirm);
 }

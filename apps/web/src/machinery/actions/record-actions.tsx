@@ -8,7 +8,7 @@ import { usePhone } from '../../lib/layout';
 import { ReasonTooltip } from '../../lib/reason-tooltip';
 import { useRequestKey } from '../../lib/request-key';
 import type { Detail } from '../detail/use-detail';
-import { actionFieldDefs, recordActionsOf } from './actions';
+import { actionFieldDefs, confirmTextOf, recordActionsOf } from './actions';
 import { InputDialog } from './input-dialog';
 import { recordActionKey, useRecordAction, type RecordActionCall } from './use-record-action';
 
@@ -57,7 +57,7 @@ function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) 
           <Menu.Target>{button}</Menu.Target>
           <Menu.Dropdown>
             {offered.map((v) => (
-              <Menu.Item key={v.label} onClick={() => (action.confirm ? setConfirming(v) : run(v))}>
+              <Menu.Item key={v.label} onClick={() => (confirmTextOf(action, record, v.input) ? setConfirming(v) : run(v))}>
                 {v.label}
               </Menu.Item>
             ))}
@@ -67,7 +67,7 @@ function VariantMenu({ resource, action, record, onRecord, held }: ActionProps) 
       {confirming && (
         <InputDialog
           title={confirming.label}
-          text={action.confirm}
+          text={confirmTextOf(action, record, confirming.input)}
           fields={[]}
           schema={action.input.strict()}
           submitLabel="Yes"
@@ -90,7 +90,13 @@ function VariantButtons(props: ActionProps) {
     <ActionButton
       key={v.label}
       {...props}
-      action={{ ...action, label: v.label, variants: undefined, offeredWhen: (row) => whyNotOffered(action, row, v.input) }}
+      action={{
+        ...action,
+        label: v.label,
+        variants: undefined,
+        offeredWhen: (row) => whyNotOffered(action, row, v.input),
+        doneBefore: action.doneBefore && ((row) => action.doneBefore!(row, v.input as never)),
+      }}
       fixedInput={v.input as Record<string, unknown>}
     />
   ));
@@ -124,7 +130,8 @@ function ActionButton({ resource, action, record, onRecord, held, fixedInput }: 
       },
     );
   const reason = whyNotOffered(action, record);
-  const asks = (action.fields?.length ?? 0) > 0 || action.confirm !== undefined;
+  const confirm = confirmTextOf(action, record, fixedInput);
+  const asks = (action.fields?.length ?? 0) > 0 || confirm !== undefined;
   return (
     <>
       <ReasonTooltip reason={reason}>
@@ -142,11 +149,11 @@ function ActionButton({ resource, action, record, onRecord, held, fixedInput }: 
       {asking && (
         <InputDialog
           title={action.label}
-          text={action.confirm}
+          text={confirm}
           fields={actionFieldDefs(action)}
           record={record}
           schema={action.input.strict()}
-          submitLabel={action.confirm && !action.fields?.length ? 'Yes' : action.label}
+          submitLabel={confirm && !action.fields?.length ? 'Yes' : action.label}
           pending={mutation.isPending}
           onSubmit={(input) => run(input, () => setAsking(false))}
           onClose={() => setAsking(false)}

@@ -220,4 +220,13 @@ describe('invoice payment detail', () => {
     await waitFor(() => expect(api.sent('GET /invoice_payments/7').length).toBeGreaterThan(reads), { timeout: 4000 });
     await waitFor(() => expect(screen.getByLabelText(/^Payment Confirmation/)).toHaveValue('01-06-2024 11:00'));
   });
+
+  it('Send Email on a payment confirmed before says when, before it sends the confirmation again', async () => {
+    const api = paymentApi({ 'GET /invoice_payments/7': { body: { ...paymentRow, payment_confirmation_timestamp: '2024-06-01T09:00:00.000Z' } } });
+    const { user } = renderApp('/invoicepayment/7', api);
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByRole('dialog')).toHaveTextContent(
+      "The payment confirmation was already e-mailed on 01-06-2024 11:00. Send the payment confirmation to the student's address?",
+    );
+  });
 });

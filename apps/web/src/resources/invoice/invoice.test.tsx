@@ -505,6 +505,22 @@ describe('invoice detail', () => {
     expect(await screen.findByText('E-mail queued')).toBeInTheDocument();
     expect(api.last('POST /invoices/2/send_email')!.body).toEqual({ reminder: true });
   });
+
+  it('Send Email on an invoice e-mailed before says when it was, before it sends it again; the reminder says when a reminder was', async () => {
+    const mailed = { ...numbered, document_type_id: 1, is_expired: true, email_timestamp: '2026-03-05T09:30:00.000Z', email_reminder_timestamp: null };
+    const api = invoiceApi({ 'GET /invoices/2': { body: mailed }, 'POST /invoices/2/send_email': { body: { message: 'E-mail queued' } } });
+    const { user } = renderApp('/invoice/numbered/2', api);
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send Email' });
+    expect(dialog).toHaveTextContent("This invoice was already e-mailed on 05-03-2026 10:30. The e-mail goes to the student's address with the PDF attached.");
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.sent('POST /invoices/2/send_email')).toHaveLength(0);
+    // No reminder was sent yet: its question says nothing of one.
+    await user.click(screen.getByRole('button', { name: 'Send Reminder' }));
+    const reminder = await screen.findByRole('dialog', { name: 'Send Reminder' });
+    expect(reminder).not.toHaveTextContent('already');
+  });
 });
 
 describe('invoice detail: the audit pairs (spec §3)', () => {
