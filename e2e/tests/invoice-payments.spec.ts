@@ -28,7 +28,7 @@ async function numberedInvoice(request: APIRequestContext, firstName: string, ma
  * `/invoicepayment/new?invoice_id=…`), is saved, the contract's amounts follow at once, and the confirmation
  * sent from the payment screen is a row of the Outbox.
  */
-test('a payment of a numbered invoice: presets, save, contract amounts, confirmation in the Outbox', async ({ page, request }) => {
+test('a payment of a numbered invoice: presets, created by Save and not by Enter, contract amounts, confirmation in the Outbox', async ({ page, request }) => {
   const { student, contractId, invoiceId, invoiceNumber } = await numberedInvoice(request, 'Zoë', 'zoe');
 
   await login(page);
@@ -39,6 +39,13 @@ test('a payment of a numbered invoice: presets, save, contract amounts, confirma
   await page.getByLabel(/^Commission/).fill('0,07');
   await expect(page.getByLabel(/^Net Amount/)).toHaveValue('€ 1.234,49');
   await page.getByLabel(/^Payment Date/).fill('10-03-2026');
+  // Enter confirms the date typed; it does not create the payment, its presets filled, with a number (decision 068).
+  await page.getByLabel(/^Payment Date/).press('Enter');
+  await expect(page.getByLabel(/^Payment Date/)).toHaveValue('10-03-2026');
+  await page.getByLabel(/^Commission/).press('Enter');
+  await page.waitForTimeout(500);
+  await expect(page).toHaveURL(/\/invoicepayment\/new/);
+  await expect(page.getByRole('heading', { level: 1 })).not.toContainText('P2026-');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/Invoice Payment\s*P2026-\d{5}/);
   const paymentNumber = (await page.getByLabel(/^Payment ID/).inputValue()).trim();

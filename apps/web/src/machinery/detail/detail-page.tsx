@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { defaultView, referenceOf, viewsOf, type AnyResource, type ViewDescriptor } from '@app/contracts';
@@ -59,6 +59,16 @@ function sectionsOf(fields: readonly FieldDef[]): FieldSection[] {
 }
 
 /**
+ * A new record is created by Save, not by Enter in one of its fields (decision 068). Enter ending a date
+ * confirmed the date, and created the payment whose other fields its presets had filled: with a number, which
+ * a delete does not give back. Enter still confirms what a field offers (a date, a select's option), and on a
+ * button presses it; a record being edited is still saved by Enter.
+ */
+function createdBySaveOnly(e: KeyboardEvent<HTMLFormElement>) {
+  if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault();
+}
+
+/**
  * The one detail screen (spec §2 "Detail screens"): title, Edit / Undo Edit / Delete / Save / Overview, the
  * declared fields, and the delete confirmation. Keyed by view and id, so moving to another record starts afresh.
  */
@@ -110,7 +120,7 @@ function DetailView<D extends AnyResource>({ descriptor, fields, id, extras, inf
 
   const form = (
     <Paper withBorder p="md" radius="sm">
-      <form id={formId} onSubmit={onSubmit} noValidate aria-label={title}>
+      <form id={formId} onSubmit={onSubmit} onKeyDown={mode === 'new' ? createdBySaveOnly : undefined} noValidate aria-label={title}>
         <Stack gap="lg">
           {sectionsOf(fields).map((section) => (
             <Stack key={section.title ?? ''} gap="xs" component="section" aria-label={section.title}>
