@@ -433,6 +433,28 @@ const listCases: [string, string][] = [
 ];
 for (const [label, url] of listCases) await addCase(label, url);
 
+// The record a click on a row opens: one statement, its joins and computed columns (issue 11 found GET one
+// contract 3.3 × its SQL). The newest of each, as staff open the rows they just made.
+const newest = (
+  await handle.pool.query<Record<'student' | 'contract' | 'invoice' | 'payment' | 'payout', number | null>>(
+    `select (select max(id) from students) as student, (select max(id) from contracts) as contract,
+       (select max(id) from invoices where number is not null) as invoice, (select max(id) from invoice_payments) as payment,
+       (select max(id) from scholarship_payments) as payout`,
+  )
+).rows[0]!;
+const detailCases: [string, string][] = (
+  [
+    ['one student', 'students', newest.student],
+    ['one contract', 'contracts', newest.contract],
+    ['one numbered invoice', 'invoices', newest.invoice],
+    ['one invoice payment', 'invoice_payments', newest.payment],
+    ['one scholarship payment', 'scholarship_payments', newest.payout],
+  ] as const
+)
+  .filter(([, , id]) => id !== null)
+  .map(([label, path, id]) => [label, `/${path}/${id}`]);
+for (const [label, url] of detailCases) await addCase(`detail ${label}`, url);
+
 // ---------------------------------------------------------------------------------------------------------
 // 2. Deep pages: page 1000 as Next page reaches it (the cursor page 999 links), and by its number alone
 
@@ -553,6 +575,17 @@ for (const [label] of listCases) {
   });
 }
 
+for (const [label] of detailCases) {
+  const m = measured.get(`detail ${label}`)!;
+  rows.push({
+    measure: `detail ${label} (${m.statements.length} statements)`,
+    figure: pair(m.api),
+    sql: pair(m.sql),
+    ratio: `${(m.api.p50 / m.sql.p50).toFixed(2)} ×`,
+    goal: '(for reference)',
+    goal024: `(+${f1(m.api.p50 - m.sql.p50)} ms)`,
+  });
+}
 
 const worst = [...measured.entries()].filter(([label]) => listCases.some(([l]) => l === label)).sort(([, a], [, b]) => b.api.p50 - a.api.p50)[0]!;
 let explained = '';

@@ -402,8 +402,13 @@ export function createCrudService<T extends CrudTable>(ctx: { db: Database; env:
     return withJoins(db.select({ ...columns, ...extra }).from(table as PgTable).$dynamic());
   }
 
+  /**
+   * One record by id, outside a transaction, as a named prepared statement: planning its joins and computed
+   * columns took 3–4 ms of the 4 ms an invoice's read cost PostgreSQL; each pooled connection now plans it once.
+   */
+  const getById = once(() => prepareNamed(selectRows(db).where(eq(table.id, sql.placeholder('id')))));
   async function get(id: number, tx: DbOrTx = db): Promise<Row> {
-    const [row] = await selectRows(tx).where(eq(table.id, id));
+    const [row] = tx === db ? await getById().execute({ id }) : await selectRows(tx).where(eq(table.id, id));
     if (!row) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
     return row;
   }

@@ -388,6 +388,24 @@ describe('which list statements are prepared', () => {
     }
   });
 
+  it('reading one record is a named statement, planned once per connection for every id', async () => {
+    const one = connect(t.databaseUrl, { max: 1 });
+    try {
+      const app = createApp({ ...t.ctx, db: one.db });
+      const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await createStudent(t.db, { last_name: `Read ${i}`, cntry_id: country!.id })).id);
+      for (const id of ids) {
+        const res = await request(app).get(`/api/v1.0/students/${id}`).set('Authorization', `Bearer ${token}`);
+        expect([res.status, res.body.last_name]).toEqual([200, `Read ${ids.indexOf(id)}`]);
+      }
+      const prepared = (await one.pool.query<{ statement: string }>('select statement from pg_prepared_statements')).rows.map((r) => r.statement);
+      expect(prepared.filter((s) => /where "students"."id" = \$1$/.test(s))).toHaveLength(1);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('a filter with values is written once per shape and answers each request\'s own values, on every page and cursor', async () => {
     const [country] = (await t.db.execute<{ id: number }>(sql`select min(id) as id from countries`)).rows;
     for (const group of ['alpha', 'beta']) {
