@@ -323,7 +323,7 @@ describe('a filter that finds many rows, but not near the start of the order', (
               expect(res.status, res.text).toBe(200);
               pages.push(...ids(res.body as Page));
               // What each statement read of the sort's index, run again as it was sent.
-              for (const { text, values } of sent.filter((s) => /^select/i.test(s.text))) {
+              for (const { text, values } of sent.filter((s) => /^(select|with)/i.test(s.text))) {
                 const explained = await one.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, values);
                 const plan = nodes(explained.rows[0]!['QUERY PLAN'][0].Plan);
                 for (const node of plan.filter((n) => SORT_INDEXES.includes(n['Index Name'] ?? ''))) {
