@@ -71,7 +71,7 @@ test('contracts are imported from the Excel template through the browser: previe
   const preview = page.getByRole('dialog', { name: 'Preview: Import Excel contracts' });
   await expect(preview.getByTestId('batch-status')).toHaveText('Nothing has been changed yet. 1 of 2 would be done; 1 refused.');
   const table = preview.getByRole('table', { name: 'Preview' });
-  await expect(table).toContainText('Created student and contract');
+  await expect(table).toContainText('Will create student and contract');
   await expect(table).toContainText('Error for row 3: IBAN: checksum wrong');
   await preview.getByRole('button', { name: 'Confirm' }).click();
 
@@ -79,6 +79,8 @@ test('contracts are imported from the Excel template through the browser: previe
   // The row the preview refused stays in the import, refused (decision 040).
   await expect(run.getByTestId('batch-status')).toHaveText('Finished: 1 of 2 done, 1 failed');
   await expect(run.getByRole('list', { name: 'Errors' })).toContainText('Error for row 3: IBAN: checksum wrong');
+  // Refused for its data, the row would be refused again: nothing to retry.
+  await expect(run.getByRole('button', { name: 'Retry failed rows' })).toBeDisabled();
   const resultsDownload = page.waitForEvent('download');
   await run.getByRole('button', { name: 'Download results' }).click();
   const results = await resultsDownload;

@@ -302,7 +302,7 @@ const otherOperations: Record<string, Operation> = {
     responses: { 200: fileResponse('Import_results_{filename}.xlsx') },
   },
   'GET /batch_runs/:id/result': { summary: "A batch run's rows and outcomes as xlsx", responses: { 200: fileResponse('Batch_{id}_{label}.xlsx') } },
-  'POST /batch_runs/:id/retry_failed': { summary: 'Do the failed rows of a finished run again', responses: { 200: run } },
+  'POST /batch_runs/:id/retry_failed': { summary: 'Do again the failed rows of a finished run whose failure may pass (409 when none can: refused rows would be refused again)', responses: { 200: run } },
   'POST /batch_runs/:id/cancel': { summary: 'Cancel a run: rows not yet done stay undone', responses: { 200: run } },
   'POST /batch_runs/:id/confirm': { summary: 'Do for real what a finished preview (dry run) showed', responses: { 202: jsonResponse('The new run', BatchStartedSchema) } },
 };

@@ -18,6 +18,8 @@ export const BatchRowSchema = z.object({
   message: z.string().nullable(),
   /** Figures a preview totals (an amount, a count). */
   amount: z.number().nullable(),
+  /** A failed row whose failure may pass: Retry failed rows does it again (a row refused for itself would be refused again). */
+  retryable: z.boolean(),
 });
 
 export const BatchRunSchema = z.object({
@@ -30,6 +32,12 @@ export const BatchRunSchema = z.object({
   total: z.number().int(),
   done: z.number().int(),
   failed: z.number().int(),
+  /**
+   * Of the failed rows, those whose failure may pass (the database broke their work off, a fault of the system):
+   * what Retry failed rows does again. The others were refused for themselves (their data, their record's state)
+   * and would be refused again.
+   */
+  retryable: z.number().int(),
   /** Sum of the rows' amounts, where the action reports one (how much a preview would invoice). */
   amount: z.number().nullable(),
   created_user: z.string().nullable(),

@@ -63,6 +63,12 @@ export const batchRunRows = pgTable(
      * failure) and rolled back; at MAX_ROW_ATTEMPTS the row fails instead of being taken again (decision 033).
      */
     attempts: smallint('attempts').notNull().default(0),
+    /**
+     * A failed row whose failure may pass (the database broke its work off, a fault of the system): Retry failed
+     * rows does it again. A row refused for itself (its data, its record's state or version: a 4xx) is not, as it
+     * would be refused the same way again.
+     */
+    retryable: boolean('retryable').notNull().default(false),
     finished_timestamp: timestamptz('finished_timestamp'),
   },
   (t) => [

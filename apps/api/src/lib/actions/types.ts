@@ -5,6 +5,7 @@ import type { Database, Tx } from '@app/db';
 import type { AppContext } from '../context.js';
 import type { UploadedFile } from '../files/upload.js';
 import type { Actor, CrudService, Row } from '../crud/crud-service.js';
+import type { ImportOutcome } from '../imports/outcome.js';
 
 /** A file an action answers: bytes at hand, or written to the response as they come (a streamed export). */
 export type FileResult =
@@ -75,10 +76,11 @@ export interface ImportSource {
 export type ImportReadFn<I = Record<string, unknown>> = (actor: Actor, input: I, file: UploadedFile | undefined, env: ActionEnv) => Promise<ImportSource>;
 
 /**
- * Does one row of an import inside the row's transaction (a savepoint that a preview rolls back). Its message
- * begins with `Created`, `Updated` or `Unchanged`; a refused row throws with the reason naming the column.
+ * Does one row of an import inside the row's transaction (a savepoint that a preview rolls back), and says what it
+ * created and changed (the batch worker words it: "Will create …" in a preview, "Created …" in the run); a refused
+ * row throws with the reason naming the column.
  */
-export type ImportRowFn = (tx: Tx, actor: Actor, row: ImportRow, env: ActionEnv) => Promise<ActionOutcome>;
+export type ImportRowFn = (tx: Tx, actor: Actor, row: ImportRow, env: ActionEnv) => Promise<ImportOutcome>;
 
 export type ActionImpl =
   | { kind: 'record'; run: RecordActionFn<never> }

@@ -216,7 +216,7 @@ const asNumber = (v: unknown) => (v === null || v === undefined ? null : Number(
 
 async function rowsOf(db: DbOrTx, runId: number, which: 'all' | 'failed' = 'all'): Promise<BatchRow[]> {
   const rows = await db
-    .select({ id: batchRunRows.record_id, reference: batchRunRows.reference, status: batchRunRows.status, message: batchRunRows.message, amount: batchRunRows.amount })
+    .select({ id: batchRunRows.record_id, reference: batchRunRows.reference, status: batchRunRows.status, message: batchRunRows.message, amount: batchRunRows.amount, retryable: batchRunRows.retryable })
     .from(batchRunRows)
     .where(and(eq(batchRunRows.run_id, runId), which === 'failed' ? eq(batchRunRows.status, 'failed') : undefined))
     .orderBy(asc(batchRunRows.position));
@@ -237,6 +237,7 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor, which: '
         total: sql<number>`count(*)::int`,
         done: sql<number>`(count(*) filter (where ${batchRunRows.status} in ('ok', 'failed')))::int`,
         failed: sql<number>`(count(*) filter (where ${batchRunRows.status} = 'failed'))::int`,
+        retryable: sql<number>`(count(*) filter (where ${batchRunRows.status} = 'failed' and ${batchRunRows.retryable}))::int`,
         amount: sql<string | null>`(sum(${batchRunRows.amount}) filter (where ${batchRunRows.status} = 'ok'))::text`,
       })
       .from(batchRunRows)
@@ -259,6 +260,7 @@ export async function getRun(ctx: AppContext, id: number, actor: Actor, which: '
     total: counts?.total ?? 0,
     done: counts?.done ?? 0,
     failed: counts?.failed ?? 0,
+    retryable: counts?.retryable ?? 0,
     amount: asNumber(counts?.amount),
     created_user: creator?.name ?? null,
     created_timestamp: run.created_timestamp.toISOString(),
@@ -345,20 +347,39 @@ function checkMaySteer(run: RunRecord, action: AnyAction, actor: Actor): void {
   if (run.created_user !== actor.user.id && !isAdministrator(actor)) throw new AppError('NOT_FOUND', `Batch run ${run.id} not found`);
 }
 
-/** `POST /batch_runs/{id}/retry_failed`: the failed rows only are done again; the rest keep their outcome. */
+const rowsText = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+
+/**
+ * `POST /batch_runs/{id}/retry_failed`: the failed rows whose failure may pass (`retryable`: the database broke
+ * their work off, a fault of the system) are done again; the rest keep their outcome. A row refused for itself
+ * (its data, its record's state) would be refused the same way again, so it is left, and a run with no other
+ * failed row is not started again for nothing (409 saying why).
+ */
 export async function retryFailed(ctx: AppContext, modules: ReadonlyMap<string, ResourceModule>, id: number, actor: Actor): Promise<BatchRun> {
   await ctx.db.transaction(async (tx) => {
     const run = await loadRun(tx, id, actor);
     checkMaySteer(run, actionOfRun(modules, run).action, actor);
     if (run.status !== 'finished') throw new AppError('CONFLICT', 'A batch run can be retried once it has finished');
+    const failed = and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'failed'));
     const again = await tx
       .update(batchRunRows)
-      .set({ status: 'pending', message: null, amount: null, total_group: null, worker: null, finished_timestamp: null, attempts: 0 })
-      .where(and(eq(batchRunRows.run_id, id), eq(batchRunRows.status, 'failed')))
+      .set({ status: 'pending', message: null, amount: null, total_group: null, retryable: false, worker: null, finished_timestamp: null, attempts: 0 })
+      .where(and(failed, eq(batchRunRows.retryable, true)))
       .returning({ id: batchRunRows.id });
-    if (again.length === 0) throw new AppError('CONFLICT', 'This batch run has no failed rows');
+    const [{ left } = { left: 0 }] = await tx.select({ left: sql<number>`count(*)::int` }).from(batchRunRows).where(failed);
+    if (again.length === 0) {
+      throw new AppError(
+        'CONFLICT',
+        left === 0
+          ? 'This batch run has no failed rows'
+          : left === 1
+            ? "The failed row cannot be retried: it was refused for its data or its record's state, and would be refused again. Correct it and start again"
+            : `None of the ${left} failed rows can be retried: each was refused for its data or its record's state, and would be refused again. Correct them and start again`,
+      );
+    }
     await tx.update(batchRuns).set({ status: 'queued', finished_timestamp: null, heartbeat_timestamp: null }).where(eq(batchRuns.id, id));
-    await recordEvent(tx, { type: 'batchRun', userId: actor.user.id, message: `Batch "${run.label}" (run ${id}): ${again.length} failed row(s) retried` });
+    const leftText = left > 0 ? `; ${rowsText(left)} not retried (a refusal would be the same again)` : '';
+    await recordEvent(tx, { type: 'batchRun', userId: actor.user.id, message: `Batch "${run.label}" (run ${id}): ${again.length} failed row(s) retried${leftText}` });
     await enqueueRun(tx, id, again.length);
   });
   return getRun(ctx, id, actor);

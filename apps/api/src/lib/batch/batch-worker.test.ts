@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchRun } from '@app/contracts';
-import { eq, inArray } from 'drizzle-orm';
-import { batchRunRows, connect, contracts, users } from '@app/db';
+import { and, eq, inArray, like } from 'drizzle-orm';
+import { batchRunRows, connect, contracts, logEvents, users } from '@app/db';
 import { setupTestApp } from '../../test/app.js';
 import { createContract, userWithToken } from '../../test/factories.js';
 import { startTestWorkers, waitForRun } from '../../test/workers.js';
@@ -27,13 +27,15 @@ const api = (path: string) => t.http().post(`/api/v1.0${path}`).set('Authorizati
 describe('a batch row the database breaks off', () => {
   // Here its contract is locked by another transaction, so the worker's statement waits until the statement timeout
   // cancels it. It was taken again without end, and its run never finished.
-  it(`fails after ${MAX_ROW_ATTEMPTS} attempts naming why, the run finishes with the other rows done, and a retry later does it`, async () => {
-    const [first, locked, last] = [
+  it(`fails after ${MAX_ROW_ATTEMPTS} attempts naming why, the run finishes with the other rows done, and a retry later does it (not a row refused for its state)`, async () => {
+    const [first, locked, graduated, last] = [
       await createContract(t.db, { contract_status_id: 3 }),
       await createContract(t.db, { contract_status_id: 3 }),
+      // Refused for its state: a retry would be refused the same way, so it is left.
+      await createContract(t.db, { contract_status_id: 5 }),
       await createContract(t.db, { contract_status_id: 3 }),
     ];
-    const ids = [first.id, locked.id, last.id];
+    const ids = [first.id, locked.id, graduated.id, last.id];
     const blocker = await t.pool.connect();
     try {
       await blocker.query('begin');
@@ -42,22 +44,39 @@ describe('a batch row the database breaks off', () => {
       expect(started.status, JSON.stringify(started.body)).toBe(202);
       const runId = started.body.run_id as number;
       const run = await waitForRun(t, token, runId);
-      expect(run).toMatchObject({ status: 'finished', done: 3, failed: 1 });
+      expect(run).toMatchObject({ status: 'finished', done: 4, failed: 2, retryable: 1 });
       const failed = run.rows.filter((r) => !r.ok);
+      const refusal = `Error for ${graduated.application_number}: A contract with status "Graduated" cannot change to "On a break"`;
       expect(failed.map((r) => r.message)).toEqual([
         `Error for ${locked.application_number}: given up after ${MAX_ROW_ATTEMPTS} attempts: it took longer than the database allows each time`,
+        refusal,
       ]);
-      const rows = await t.db.select({ record: batchRunRows.record_id, attempts: batchRunRows.attempts }).from(batchRunRows).where(eq(batchRunRows.run_id, runId));
-      expect(Object.fromEntries(rows.map((r) => [r.record, r.attempts]))).toEqual({ [first.id]: 0, [locked.id]: MAX_ROW_ATTEMPTS, [last.id]: 0 });
+      expect(failed.map((r) => r.retryable)).toEqual([true, false]);
+      const rows = await t.db
+        .select({ record: batchRunRows.record_id, attempts: batchRunRows.attempts, finished: batchRunRows.finished_timestamp })
+        .from(batchRunRows)
+        .where(eq(batchRunRows.run_id, runId));
+      expect(Object.fromEntries(rows.map((r) => [r.record, r.attempts]))).toEqual({ [first.id]: 0, [locked.id]: MAX_ROW_ATTEMPTS, [graduated.id]: 0, [last.id]: 0 });
       await blocker.query('rollback');
 
-      // The lock gone, Retry failed rows does it, counting afresh.
-      expect((await api(`/batch_runs/${runId}/retry_failed`).send({})).status).toBe(200);
-      expect(await waitForRun(t, token, runId)).toMatchObject({ status: 'finished', done: 3, failed: 0 });
+      // The lock gone, Retry failed rows does it, counting afresh; the refused row keeps its outcome, untouched.
+      const retried = await api(`/batch_runs/${runId}/retry_failed`).send({});
+      expect(retried.status).toBe(200);
+      const after = await waitForRun(t, token, runId);
+      expect(after).toMatchObject({ status: 'finished', done: 4, failed: 1, retryable: 0 });
+      expect(after.rows.filter((r) => !r.ok).map((r) => r.message)).toEqual([refusal]);
       const statuses = await t.db.select({ id: contracts.id, status: contracts.contract_status_id }).from(contracts).where(inArray(contracts.id, ids));
-      expect(statuses.map((c) => c.status)).toEqual([4, 4, 4]);
+      expect(Object.fromEntries(statuses.map((c) => [c.id, c.status]))).toEqual({ [first.id]: 4, [locked.id]: 4, [graduated.id]: 5, [last.id]: 4 });
       const [again] = await t.db.select({ attempts: batchRunRows.attempts }).from(batchRunRows).where(eq(batchRunRows.record_id, locked.id));
       expect(again!.attempts).toBe(0);
+      const [kept] = await t.db.select({ finished: batchRunRows.finished_timestamp }).from(batchRunRows).where(and(eq(batchRunRows.run_id, runId), eq(batchRunRows.record_id, graduated.id)));
+      expect(kept!.finished).toEqual(rows.find((r) => r.record === graduated.id)!.finished);
+      const [event] = await t.db.select({ m: logEvents.le_message }).from(logEvents).where(like(logEvents.le_message, `%(run ${runId}): %retried%`));
+      expect(event!.m).toBe(`Batch "Change status" (run ${runId}): 1 failed row(s) retried; 1 row not retried (a refusal would be the same again)`);
+      // Nothing left that may pass: a second retry starts nothing and says why.
+      const nothing = await api(`/batch_runs/${runId}/retry_failed`).send({});
+      expect(nothing.status).toBe(409);
+      expect(nothing.body.message).toBe("The failed row cannot be retried: it was refused for its data or its record's state, and would be refused again. Correct it and start again");
     } finally {
       await blocker.query('rollback').catch(() => undefined);
       blocker.release();

@@ -10,8 +10,9 @@ import { recordEvent } from '../events/record.js';
 import { isImport, type ResourceModule } from '../actions/module.js';
 import { runRecordAction } from '../actions/run.js';
 import { enqueueRun, type ImportRunInput } from './batch-service.js';
-import type { ImportRow } from '../actions/types.js';
+import type { ActionOutcome, ImportRow } from '../actions/types.js';
 import { withPreviewMemory } from '../preview-memory.js';
+import { importRowLine, importRowWords } from '../imports/outcome.js';
 import { recordTemplateFailure, TemplateRenderFailure } from '../templates/store.js';
 
 /** The row of an import run that a batch row stands for (its record id is the row's index). */
@@ -33,6 +34,16 @@ function withSeen(row: ImportRow, run: RunRecord, version: string | null): Impor
 function reasonOf(err: AppError): string {
   const fields = Object.entries(err.errors ?? {});
   return fields.length > 0 ? fields.map(([field, messages]) => `${field}: ${messages.join(', ')}`).join('; ') : err.message;
+}
+
+/**
+ * Whether a row's failure may pass, so that Retry failed rows does it again: a fault of the system (an error nobody
+ * expected, a template that does not render, a service not available) may be mended. A refusal of the row itself
+ * (4xx: its data, a duplicate, its record's state, a version seen before someone else's change) would be the same
+ * again: the input and the version a retry works with are the run's.
+ */
+function mayPass(known: AppError | undefined): boolean {
+  return known === undefined || known.status >= 500 || known.code === 'RATE_LIMITED';
 }
 
 /** Names the worker that did a row (shown to operators in the run's rows). */
@@ -127,13 +138,14 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
     let message: string | null = null;
     let amount: string | null = null;
     let group: string | null = null;
+    let retryable = false;
     try {
       if (!actor) throw new AppError('FORBIDDEN', 'The user who started this run may no longer run it');
       await tx.transaction(async (work) => {
         const impl = mod.actions.get(action.name);
-        const doRow = () =>
+        const doRow = async (): Promise<ActionOutcome> =>
           impl?.kind === 'import'
-            ? impl.row(work as Tx, actor, withSeen(importRowOf(run, row.record_id), run, row.version), { ctx, service: mod.service })
+            ? { message: importRowLine(await impl.row(work as Tx, actor, withSeen(importRowOf(run, row.record_id), run, row.version), { ctx, service: mod.service }), run.dry_run) }
             : runRecordAction(ctx, work as Tx, mod, action, {
                 id: row.record_id,
                 input: run.input as Record<string, unknown>,
@@ -158,6 +170,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
         // Kept with the row's result (the row's own work was rolled back), for the Administrators.
         if (err instanceof TemplateRenderFailure && !run.dry_run) await recordTemplateFailure(tx, err, actor?.user.id ?? null, `batch run ${run.id} (${run.resource} ${run.action}), row ${row.reference}`);
         ok = false;
+        retryable = mayPass(known);
         message = batchErrorLine(row.reference, known ? reasonOf(known) : 'an unexpected error (see the server log)');
         amount = null;
         group = null;
@@ -167,7 +180,7 @@ async function doNextRow(ctx: AppContext, mod: ResourceModule, action: AnyAction
     const previewed = run.dry_run && isImport(mod, action) ? { version: sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` } : {};
     await tx
       .update(batchRunRows)
-      .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()`, ...previewed })
+      .set({ status: ok ? 'ok' : 'failed', message, amount, total_group: group, retryable, worker: WORKER_NAME, finished_timestamp: sql`clock_timestamp()`, ...previewed })
       .where(eq(batchRunRows.id, row.id));
     return true;
   });
@@ -192,6 +205,8 @@ async function countBrokenOff(ctx: AppContext, broken: RowBrokenOff): Promise<vo
       .set({
         status: 'failed',
         message: batchErrorLine(broken.reference, `given up after ${counted.attempts} attempts: ${broken.reason}`),
+        // A clash or a slow moment: once the other work is over, the row may go through.
+        retryable: true,
         worker: WORKER_NAME,
         finished_timestamp: sql`clock_timestamp()`,
       })
@@ -222,18 +237,19 @@ async function finishIfDone(ctx: AppContext, run: RunRecord, importing: boolean)
       .groupBy(batchRunRows.status);
     const n = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
     if (importing) {
-      // An import is one entry in the event log with its counts (issue 16): what was created, updated, left alone, refused.
-      const kinds = await tx
-        .select({ kind: sql<string>`split_part(${batchRunRows.message}, ' ', 1)`, n: sql<number>`count(*)::int` })
+      // An import is one entry in the event log with its counts (issue 16): what was created, updated, left alone,
+      // refused, counted by the words its rows' lines begin with (importRowLine).
+      const w = importRowWords(run.dry_run);
+      const begins = (words: string) => sql<number>`(count(*) filter (where ${batchRunRows.message} like ${`${words} %`}))::int`;
+      const [k] = await tx
+        .select({ created: begins(w.created), updated: begins(w.updated), unchanged: sql<number>`(count(*) filter (where ${batchRunRows.message} = ${w.unchanged}))::int` })
         .from(batchRunRows)
-        .where(and(eq(batchRunRows.run_id, run.id), eq(batchRunRows.status, 'ok')))
-        .groupBy(sql`1`);
-      const k = (kind: string) => kinds.find((c) => c.kind === kind)?.n ?? 0;
+        .where(and(eq(batchRunRows.run_id, run.id), eq(batchRunRows.status, 'ok')));
       const input = run.input as ImportRunInput;
       await recordEvent(tx, {
         type: 'batchRun',
         userId: run.created_user,
-        message: `${run.label} of ${input.filename}${run.dry_run ? ' (preview)' : ''} finished (run ${run.id}): ${k('Created')} created, ${k('Updated')} updated, ${k('Unchanged')} unchanged, ${n('failed')} refused`,
+        message: `${run.label} of ${input.filename}${run.dry_run ? ' (preview)' : ''} finished (run ${run.id}): ${k?.created ?? 0} created, ${k?.updated ?? 0} updated, ${k?.unchanged ?? 0} unchanged, ${n('failed')} refused`,
       });
       return;
     }

@@ -172,20 +172,22 @@ describe('a batch run', () => {
     expect((await api('get', '/batch_runs?page=2')).status).toBe(400);
   });
 
-  it('retry_failed does the failed row again, and only it', async () => {
+  it('retry_failed leaves a row refused for its state (a 409: it would be refused again) and starts nothing, saying why', async () => {
     const { ok, refused, ids } = await selection();
     const runId = await start('/contracts/batch/update_status', { ids, contract_status_id: 4 });
-    await waitForRun(t, user.token, runId);
-    // The reason it failed is put right: now it can take a break.
-    await t.db.update(contracts).set({ contract_status_id: 3 }).where(eq(contracts.id, refused.id));
+    const finished = await waitForRun(t, user.token, runId);
+    expect(finished).toMatchObject({ status: 'finished', failed: 1, retryable: 0 });
     const retried = await api('post', `/batch_runs/${runId}/retry_failed`).send({});
-    expect(retried.status).toBe(200);
-    const run = await waitForRun(t, user.token, runId);
-    expect(run).toMatchObject({ status: 'finished', done: 3, failed: 0 });
-    expect(await statusOf(refused.id)).toBe(4);
+    expect(retried.status).toBe(409);
+    expect(retried.body.message).toBe("The failed row cannot be retried: it was refused for its data or its record's state, and would be refused again. Correct it and start again");
+    expect((await api('get', `/batch_runs/${runId}`)).body).toEqual(finished);
+    expect(await statusOf(refused.id)).toBe(5);
     const events = await statusEvents(ids);
-    for (const c of [...ok, refused]) expect(events.filter((e) => e.contract_id === c.id), `events of ${c.id}`).toHaveLength(1);
-    expect((await api('post', `/batch_runs/${runId}/retry_failed`).send({})).body.message).toBe('This batch run has no failed rows');
+    for (const c of ok) expect(events.filter((e) => e.contract_id === c.id), `events of ${c.id}`).toHaveLength(1);
+    expect(events.filter((e) => e.contract_id === refused.id)).toHaveLength(0);
+    const none = await start('/contracts/batch/update_status', { ids: [ok[0]!.id], contract_status_id: 3 });
+    await waitForRun(t, user.token, none);
+    expect((await api('post', `/batch_runs/${none}/retry_failed`).send({})).body.message).toBe('This batch run has no failed rows');
   });
 
   it('answers its result as an xlsx file that reads back row by row', async () => {

@@ -117,7 +117,7 @@ describe('import_dream_apply', () => {
     expect(seen[0]).toEqual({ path: '/api/applications?byCommenceYear=2021', auth: `DREAM apikey="${KEY}"` });
     const preview: BatchRun = await waitForRun(t, tokens.User, res.body.run_id as number);
     expect(preview.rows.map((r) => r.reference)).toEqual(['DreamApply application 101', 'DreamApply application 103']);
-    expect(preview.rows[0]!.message).toBe('Updated contract: da_application_id, da_offer_type_displayname; student: first_name, email_address, phone');
+    expect(preview.rows[0]!.message).toBe('Will update contract: DreamApply application, Offer; student: First Name, E-mail, Phone');
     expect(preview.rows[1]!.status).toBe('failed');
     expect(preview.rows[1]!.message).toMatch(/^Error for DreamApply application 103: /);
     expect(preview.rows[1]!.message).toContain('Program: ');
@@ -125,7 +125,8 @@ describe('import_dream_apply', () => {
 
     const confirmed = await api('post', `/batch_runs/${preview.id}/confirm`);
     expect(confirmed.status).toBe(202);
-    await waitForRun(t, tokens.User, confirmed.body.run_id as number);
+    const done = await waitForRun(t, tokens.User, confirmed.body.run_id as number);
+    expect(done.rows[0]!.message).toBe('Updated contract: DreamApply application, Offer; student: First Name, E-mail, Phone');
     const [c] = await t.db.select().from(contracts).where(eq(contracts.id, existing.id));
     expect(c).toMatchObject({ da_application_id: '101', da_offer_type_displayname: 'Accepted' });
     const [s] = await t.db.select().from(students).where(eq(students.id, existing.student_id));
@@ -134,7 +135,7 @@ describe('import_dream_apply', () => {
     // Again: nothing new.
     const second = await api('post', '/contracts/import_dream_apply').send({ academic_year: 2021, updates_in_last_days: 0 });
     const run = await waitForRun(t, tokens.User, second.body.run_id as number);
-    expect(run.rows[0]!.message).toBe('Unchanged');
+    expect(run.rows[0]!.message).toBe('Nothing to change');
   });
 
   it('updates_in_last_days leaves out applications revised before then', async () => {

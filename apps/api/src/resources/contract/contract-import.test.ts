@@ -147,11 +147,12 @@ describe('contract import from Excel', () => {
     file = await filledTemplate(rows);
   });
 
-  it('previews five rows: four to create, the bad IBAN refused naming the column, nothing written', async () => {
+  it('previews five rows: four it will create, the bad IBAN refused naming the column, nothing written', async () => {
     const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
     expect(run.total).toBe(5);
     expect(run.rows.filter((r) => r.ok)).toHaveLength(4);
-    expect(run.rows.filter((r) => r.ok).map((r) => r.message)).toEqual(Array(4).fill('Created student and contract'));
+    // What each row will do, not what it did: nothing has been created yet.
+    expect(run.rows.filter((r) => r.ok).map((r) => r.message)).toEqual(Array(4).fill('Will create student and contract'));
     const refused = run.rows.filter((r) => !r.ok);
     expect(refused).toHaveLength(1);
     expect(refused[0]!.message).toBe('Error for row 4: IBAN: checksum wrong');
@@ -190,11 +191,23 @@ describe('contract import from Excel', () => {
     const before = (await importedContracts()).length;
     const studentsBefore = (await t.db.select().from(students).where(like(students.email_address, 'import.%'))).length;
     const { run } = await preview('/contracts/import', file, 'Intake 2021 – Zoë.xlsx');
-    expect(run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged', 'Error for row 4: IBAN: checksum wrong', 'Unchanged', 'Unchanged']);
+    expect(run.rows.map((r) => r.message)).toEqual(['Nothing to change', 'Nothing to change', 'Error for row 4: IBAN: checksum wrong', 'Nothing to change', 'Nothing to change']);
     const done = await confirm(run.id);
     expect(done.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged', 'Error for row 4: IBAN: checksum wrong', 'Unchanged', 'Unchanged']);
     expect(await importedContracts()).toHaveLength(before);
     expect(await t.db.select().from(students).where(like(students.email_address, 'import.%'))).toHaveLength(studentsBefore);
+  });
+
+  it('Retry failed rows does not start the import again for a row refused for its data: it would be refused again, and the answer says so', async () => {
+    const { run } = await preview('/contracts/import', await filledTemplate([contractRow(60), contractRow(61, { payment_bank_iban: 'DE89 3704 0044 0532 0130 01' })]), 'retry.xlsx');
+    const done = await confirm(run.id);
+    expect(done).toMatchObject({ status: 'finished', failed: 1, retryable: 0 });
+    const retried = await api('post', `/batch_runs/${done.id}/retry_failed`);
+    expect(retried.status).toBe(409);
+    expect(retried.body.message).toBe("The failed row cannot be retried: it was refused for its data or its record's state, and would be refused again. Correct it and start again");
+    // Nothing was started: the run and its rows are as they were, and the log says no retry.
+    expect((await api('get', `/batch_runs/${done.id}`)).body).toEqual(done);
+    expect(await t.db.select().from(events).where(like(events.le_message, `%(run ${done.id}): %retried%`))).toEqual([]);
   });
 
   it('a changed cell updates the record it belongs to; an existing student found by name and birth date gets the new contract', async () => {
@@ -203,7 +216,8 @@ describe('contract import from Excel', () => {
       contractRow(6, { email_address: 'another.address@example.org', first_name: 'Zoë', last_name: 'Müller-Ñúñez 5', birth_date: '1998-04-12' }),
     ]);
     const { run } = await preview('/contracts/import', changed, 'changes.xlsx');
-    expect(run.rows.map((r) => r.message)).toEqual(['Updated student: city', 'Created contract for the existing student (student updated: email_address)']);
+    // Fields named as the template's columns head them, not by their database names.
+    expect(run.rows.map((r) => r.message)).toEqual(['Will update student: City', 'Will create contract for the existing student and update student: E-mail']);
   });
 
   it("refuses a row whose e-mail belongs to a student born on another day (a sibling's shared address): nothing of that student changes", async () => {
@@ -218,11 +232,13 @@ describe('contract import from Excel', () => {
     const [imp2] = (await importedContracts()).filter((c) => c.application_id === 'IMP-2');
     await t.db.update(contracts).set({ end_date: '2022-12-31' }).where(eq(contracts.id, imp2!.id));
     const same = await preview('/contracts/import', await filledTemplate([contractRow(2)]), 'again.xlsx');
-    expect(same.run.rows.map((r) => r.message)).toEqual(['Unchanged']);
+    expect(same.run.rows.map((r) => r.message)).toEqual(['Nothing to change']);
     const moved = await preview('/contracts/import', await filledTemplate([contractRow(2, { start_date: '2021-10-01' })]), 'moved.xlsx');
-    expect(moved.run.rows.map((r) => r.message)).toEqual(['Updated contract: start_date, end_date']);
+    expect(moved.run.rows.map((r) => r.message)).toEqual(['Will update contract: Start Date, End Date']);
     const done = await confirm(moved.run.id);
     expect(done.failed).toBe(0);
+    // Done, the row says what it did.
+    expect(done.rows.map((r) => r.message)).toEqual(['Updated contract: Start Date, End Date']);
     expect((await t.db.select({ end_date: contracts.end_date }).from(contracts).where(eq(contracts.id, imp2!.id)))[0]!.end_date).toBe('2023-09-30');
   });
 
@@ -278,11 +294,11 @@ describe('what one file says twice, and what a row says of another person', () =
     // The preview rolls each row back, yet finds the student row 2 created as the import will (decision 044).
     const name = `${contractRow(20).first_name} ${contractRow(20).last_name}`;
     const expected = [
-      'Created student and contract',
+      'Will create student and contract',
       'Error for row 3: Application ID: "IMP-20" is also in row 2: one row per contract',
       `Error for row 4: E-mail: twice@example.org is also in row 2, for ${name}: give each student their own e-mail address`,
-      'Created contract for the existing student',
-      'Created contract for the existing student (student updated: phone)',
+      'Will create contract for the existing student',
+      'Will create contract for the existing student and update student: Phone',
       `Error for row 7: E-mail, City: ${name} is also in row 2 with other values: give one person the same student data in every row`,
     ];
     expect(run.rows.map((r) => r.message)).toEqual(expected);
@@ -305,10 +321,10 @@ describe('what one file says twice, and what a row says of another person', () =
     await confirm(first.run.id);
     const same = { first_name: contractRow(40).first_name!, last_name: contractRow(40).last_name!, email_address: contractRow(40).email_address!, city: 'Hamburg' };
     const { run } = await preview('/contracts/import', await filledTemplate([contractRow(41, same), contractRow(42, same)]), 'moved.xlsx');
-    expect(run.rows.map((r) => r.message)).toEqual(['Created contract for the existing student (student updated: city)', 'Created contract for the existing student']);
+    expect(run.rows.map((r) => r.message)).toEqual(['Will create contract for the existing student and update student: City', 'Will create contract for the existing student']);
     const done = await confirm(run.id);
     // Two rows at a time: which row moves the student is chance; that one of them does is not.
-    expect(done.rows.map((r) => r.message).sort()).toEqual(run.rows.map((r) => r.message).sort());
+    expect(done.rows.map((r) => r.message).sort()).toEqual(['Created contract for the existing student', 'Created contract for the existing student and updated student: City']);
     const [stored] = await t.db.select().from(students).where(eq(students.email_address, contractRow(40).email_address!));
     expect(stored!.city).toBe('Hamburg');
   });
@@ -321,7 +337,7 @@ describe('what one file says twice, and what a row says of another person', () =
     ]);
     const corrected = await filledTemplate([contractRow(1, { last_name: 'Müller-Núñez 1' }), contractRow(4, { birth_date: '13-04-1998' })]);
     const fixes = await preview('/contracts/import', corrected, 'corrected.xlsx');
-    expect(fixes.run.rows.map((r) => r.message)).toEqual(['Updated student: last_name', 'Updated student: birth_date']);
+    expect(fixes.run.rows.map((r) => r.message)).toEqual(['Will update student: Last Name', 'Will update student: Birth Date']);
   });
 
   it('reads the overviews\' titles, says which columns it does not import (a value without a header too), keeps leading zeros, and refuses a column given twice', async () => {
@@ -334,7 +350,7 @@ describe('what one file says twice, and what a row says of another person', () =
     sheet.getCell('M2').numFmt = '00000';
     const { run } = await preview('/contracts/import', Buffer.from(await book.xlsx.writeBuffer()), 'overview titles.xlsx');
     expect(run.notes).toEqual(['Not imported: the columns "Mobile", "Notes", column S (no header)']);
-    expect(run.rows.map((x) => x.message)).toEqual(['Created student and contract']);
+    expect(run.rows.map((x) => x.message)).toEqual(['Will create student and contract']);
     await confirm(run.id);
     const [made] = await t.db.select().from(students).where(eq(students.email_address, r.email_address!));
     expect(made).toMatchObject({ zip: '01234', address: 'Hauptstraße 5', citizenship1_cntry_id: expect.any(Number) });
@@ -353,7 +369,7 @@ describe('what one file says twice, and what a row says of another person', () =
       contractRow(26, { intake: '2021/22', application_round: 'first' }),
     ]);
     const { run } = await preview('/contracts/import', file, 'typed.xlsx');
-    expect(run.rows.map((x) => x.message)).toEqual(['Created student and contract', 'Created student and contract', 'Error for row 4: Intake: must be a year; Round: must be 0 to 5']);
+    expect(run.rows.map((x) => x.message)).toEqual(['Will create student and contract', 'Will create student and contract', 'Error for row 4: Intake: must be a year; Round: must be 0 to 5']);
   });
 });
 
@@ -375,11 +391,11 @@ describe('bank info import', () => {
     ]);
     const { run } = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
     expect(run.rows.map((r) => [r.reference, r.message])).toEqual([
-      ['forms/Ægir.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift, payment_bank_reference, payment_bank_name'],
-      ['Brönte.xlsx row 2', 'Updated payment_bank_iban, payment_bank_swift'],
+      ['forms/Ægir.xlsx row 2', 'Will update student: IBAN, BIC, Bank Reference, Bank Name'],
+      ['Brönte.xlsx row 2', 'Will update student: IBAN, BIC'],
     ]);
     expect((await t.db.select().from(students).where(eq(students.id, a.student_id)))[0]!.payment_bank_iban).toBeNull();
-    await confirm(run.id);
+    expect((await confirm(run.id)).rows.map((r) => r.message)).toEqual(['Updated student: IBAN, BIC, Bank Reference, Bank Name', 'Updated student: IBAN, BIC']);
     const [sa] = await t.db.select().from(students).where(eq(students.id, a.student_id));
     expect(sa).toMatchObject({ payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L', payment_bank_name: 'NatWest', payment_bank_reference: 'STU-4711', bankinfo_update_user: userIds.User });
     expect(sa!.bankinfo_update_timestamp).not.toBeNull();
@@ -389,7 +405,7 @@ describe('bank info import', () => {
     const logged = await t.db.select({ contract_id: events.contract_id }).from(events).where(and(like(events.le_message, 'Bank info import: updated Student%'), eq(events.student_id, a.student_id)));
     expect(logged).toEqual([{ contract_id: a.id }]);
     const again = await preview('/contracts/import_bankinfo', zip, 'bank forms.zip');
-    expect(again.run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Unchanged']);
+    expect(again.run.rows.map((r) => r.message)).toEqual(['Nothing to change', 'Nothing to change']);
     const res = await download('post', '/contracts/get_import_results').send({ filename: 'bank forms.zip', type: 'bankinfo' });
     expect(res.status).toBe(200);
     const [header, first] = sheetValues((await readBook(res.body as Buffer)).worksheets[0]!);
@@ -405,7 +421,7 @@ describe('bank info import', () => {
       { application_number: d.application_number, iban: 'DE02 1203 0000 0000 2020 51', bic: 'BYLADEM1001' },
     ]);
     const { run } = await preview('/contracts/import_bankinfo', sheet, 'stale.xlsx');
-    expect(run.rows.map((r) => r.message)).toEqual(['Unchanged', 'Updated payment_bank_iban, payment_bank_swift']);
+    expect(run.rows.map((r) => r.message)).toEqual(['Nothing to change', 'Will update student: IBAN, BIC']);
     // Meanwhile an Administrator takes the student's new account on the screen.
     const changed = await putAsRead(t, tokens.Administrator, `/students/${c.student_id}`, { id: c.student_id, payment_bank_iban: 'GB82WEST12345698765432', payment_bank_swift: 'NWBKGB2L' });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
@@ -445,7 +461,7 @@ describe('bank info import', () => {
     ]);
     const { run } = await preview('/contracts/import_bankinfo', sheet, 'lower.xlsx');
     expect(run.rows.map((r) => r.message)).toEqual([
-      'Updated payment_bank_iban, payment_bank_swift',
+      'Will update student: IBAN, BIC',
       `Error for row 3: Application Number: "${b.application_number.toLowerCase()}" is also in row 2: one row per contract`,
     ]);
   });

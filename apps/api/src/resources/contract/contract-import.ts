@@ -26,7 +26,8 @@ import {
 import { contracts, countries, programs, scholarships, students, universities, users, type DbOrTx, type Tx } from '@app/db';
 import type { z } from 'zod';
 import type { ResourceModule } from '../../lib/actions/module.js';
-import { importAction, listAction, type ActionImpl, type ActionOutcome, type ImportRow, type ImportSource } from '../../lib/actions/types.js';
+import { importAction, listAction, type ActionImpl, type ImportRow, type ImportSource } from '../../lib/actions/types.js';
+import type { ImportOutcome } from '../../lib/imports/outcome.js';
 import { sendImportResults } from '../../lib/batch/batch-service.js';
 import type { AppContext } from '../../lib/context.js';
 import { actorOf } from '../../lib/crud/crud-router.js';
@@ -66,9 +67,20 @@ const FIELD_COLUMN: Record<string, string> = {
   program_id: 'program',
   y1_university_id: 'y1_university',
   y2_university_id: 'y2_university',
+  // DreamApply's application ID comes in its rows' application_id column.
+  da_application_id: 'application_id',
 };
 
-const titleOf = (columns: readonly ImportColumn[], key: string) => columns.find((c) => c.key === (FIELD_COLUMN[key] ?? key))?.title ?? key;
+const titleOf = (columns: readonly { key: string; title: string }[], key: string) => columns.find((c) => c.key === (FIELD_COLUMN[key] ?? key))?.title ?? key;
+
+/** Fields a row changed, named as the import's columns head them ("City", "IBAN, BIC"), not by their database names. */
+const titlesOf = (columns: readonly { key: string; title: string }[], fields: readonly string[]) => fields.map((f) => titleOf(columns, f)).join(', ');
+
+/** What a row changes in a found contract and its student: "contract: Start Date, End Date; student: City". */
+function recordUpdates(columns: readonly { key: string; title: string }[], contractChanged: readonly string[], studentChanged: readonly string[]): ImportOutcome {
+  const parts = [contractChanged.length > 0 ? `contract: ${titlesOf(columns, contractChanged)}` : '', studentChanged.length > 0 ? `student: ${titlesOf(columns, studentChanged)}` : ''];
+  return { updates: parts.filter(Boolean).join('; ') || undefined };
+}
 
 /** "IBAN: checksum wrong", "Start Date: must be a date": the column first, the form's label not repeated. */
 function problem(title: string, message: string): string {
@@ -228,7 +240,7 @@ async function importContractRow(
   contractService: CrudService,
   studentService: CrudService,
   extra: Row = {},
-): Promise<ActionOutcome> {
+): Promise<ImportOutcome> {
   const v = row.values;
   const problems = new Problems(CONTRACT_IMPORT_COLUMNS);
   const student: Row = {
@@ -336,7 +348,8 @@ async function importContractRow(
   if (found[0] === undefined) {
     // Spec §4: the end date follows from the start date unless given.
     await contractService.create({ ...c, student_id: studentId, end_date: c.end_date ?? contractEndDate(String(c.start_date)) }, actor, { tx });
-    return { message: studentCreated ? 'Created student and contract' : `Created contract for the existing student${studentChanged.length > 0 ? ` (student updated: ${studentChanged.join(', ')})` : ''}` };
+    if (studentCreated) return { creates: 'student and contract' };
+    return { creates: 'contract for the existing student', updates: studentChanged.length > 0 ? `student: ${titlesOf(CONTRACT_IMPORT_COLUMNS, studentChanged)}` : undefined };
   }
   // An empty end date leaves the stored one (it may have been shortened by hand), unless the row moves the start
   // date: then, as on the screen, the end date follows it.
@@ -345,9 +358,7 @@ async function importContractRow(
     if (stored && stored.start_date !== c.start_date) c.end_date = contractEndDate(String(c.start_date));
   }
   const contractChanged = await updateThrough(tx, contractService, found[0].id, c, actor, what, { seen: row.seen });
-  if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
-  const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
-  return { message: `Updated ${parts.join('; ')}` };
+  return recordUpdates(CONTRACT_IMPORT_COLUMNS, contractChanged, studentChanged);
 }
 
 /**
@@ -355,7 +366,7 @@ async function importContractRow(
  * student's bank fields set. A change of them is a bank-info update (spec §3, issue 18 point 9): the student
  * service's hook stamps the student's and the contracts' bank-info-updated timestamp and user.
  */
-async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentService: CrudService): Promise<ActionOutcome> {
+async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentService: CrudService): Promise<ImportOutcome> {
   const v = row.values;
   const problems = new Problems(BANKINFO_IMPORT_COLUMNS);
   const number = v.application_number;
@@ -381,7 +392,7 @@ async function importBankinfoRow(tx: Tx, actor: Actor, row: ImportRow, studentSe
   if (studentIds.length === 0) throw new AppError('NOT_FOUND', `Application Number: no contract "${number}"`);
   if (studentIds.length > 1) throw new AppError('CONFLICT', `Application Number: "${number}" matches contracts of different students`);
   const changed = await updateThrough(tx, studentService, studentIds[0]!, values, actor, 'Bank info import', { contractId: matches[0]!.id, seen: row.seen });
-  return { message: changed.length === 0 ? 'Unchanged' : `Updated ${changed.join(', ')}` };
+  return { updates: changed.length === 0 ? undefined : `student: ${titlesOf(BANKINFO_IMPORT_COLUMNS, changed)}` };
 }
 
 /** The columns of a DreamApply import's rows (and of its results file). */
@@ -402,7 +413,7 @@ const DREAM_COLUMNS = [
  * holds; an application the office has no contract for yet goes through the Excel row's rules, so what
  * DreamApply does not say (program, scholarship, university, address, birth date) refuses it, naming each.
  */
-async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contractService: CrudService, studentService: CrudService): Promise<ActionOutcome> {
+async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contractService: CrudService, studentService: CrudService): Promise<ImportOutcome> {
   const v = row.values;
   const id = v.application_id ?? '';
   await lockKey(tx, `contract-import:application:${id}`);
@@ -423,9 +434,7 @@ async function importDreamApplyRow(tx: Tx, actor: Actor, row: ImportRow, contrac
   const what = 'DreamApply import';
   const contractChanged = await updateThrough(tx, contractService, found.id, da, actor, what, { seen: row.seen });
   const studentChanged = await updateThrough(tx, studentService, found.student_id, given(student.data as Row), actor, what, { contractId: found.id, seen: row.seen });
-  if (contractChanged.length === 0 && studentChanged.length === 0) return { message: 'Unchanged' };
-  const parts = [contractChanged.length > 0 ? `contract: ${contractChanged.join(', ')}` : '', studentChanged.length > 0 ? `student: ${studentChanged.join(', ')}` : ''].filter(Boolean);
-  return { message: `Updated ${parts.join('; ')}` };
+  return recordUpdates(DREAM_COLUMNS, contractChanged, studentChanged);
 }
 
 /** Reads the accepted applications from DreamApply into import rows; nothing is written before all are read. */

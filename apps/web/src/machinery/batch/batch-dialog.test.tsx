@@ -18,6 +18,7 @@ function run(id: number, over: Partial<BatchRun>): { body: BatchRun } {
       total: 0,
       done: 0,
       failed: 0,
+      retryable: 0,
       amount: null,
       created_user: 'Ada Admin',
       created_timestamp: SEEN,
@@ -30,13 +31,14 @@ function run(id: number, over: Partial<BatchRun>): { body: BatchRun } {
   };
 }
 
-const row = (id: number, status: 'ok' | 'failed' | 'pending', message: string | null, amount: number | null = null) => ({
+const row = (id: number, status: 'ok' | 'failed' | 'pending', message: string | null, amount: number | null = null, retryable = false) => ({
   id,
   reference: `R${id}`,
   status,
   ok: status === 'ok',
   message,
   amount,
+  retryable,
 });
 
 function renderDialog(runId: number, answers: Parameters<typeof stubApi>[0]) {
@@ -58,7 +60,7 @@ describe('the batch dialog', () => {
         total: 1,
         done: 1,
         notes: ['Not imported: the columns "Mobile", "Notes"'],
-        rows: [row(1, 'ok', 'Created student and contract')],
+        rows: [row(1, 'ok', 'Will create student and contract')],
       }),
     });
     const dialog = await screen.findByRole('dialog', { name: 'Preview: Import Excel contracts' });
@@ -139,13 +141,77 @@ describe('the batch dialog', () => {
   });
 
   it('offers Retry failed rows for a finished run with failed rows, not for a cancelled one (the API refuses it)', async () => {
-    const failedRow = row(2, 'failed', 'Error for A000002: not allowed');
-    renderDialog(6, { 'GET /batch_runs/6': run(6, { status: 'cancelled', total: 3, done: 2, failed: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
+    const failedRow = row(2, 'failed', 'Error for A000002: given up after 3 attempts: it clashed with other changes each time', null, true);
+    renderDialog(6, { 'GET /batch_runs/6': run(6, { status: 'cancelled', total: 3, done: 2, failed: 1, retryable: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
     expect(await screen.findByText(/^Cancelled/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Retry failed rows' })).not.toBeInTheDocument();
     cleanup();
-    renderDialog(7, { 'GET /batch_runs/7': run(7, { status: 'finished', total: 2, done: 2, failed: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
-    expect(await screen.findByRole('button', { name: 'Retry failed rows' })).toBeInTheDocument();
+    renderDialog(7, { 'GET /batch_runs/7': run(7, { status: 'finished', total: 2, done: 2, failed: 1, retryable: 1, rows: [row(1, 'ok', 'done'), failedRow] }) });
+    expect(await screen.findByRole('button', { name: 'Retry failed rows' })).toBeEnabled();
+    expect(screen.queryByTestId('batch-retry-note')).not.toBeInTheDocument();
+  });
+
+  it('disables Retry failed rows, saying why, when every failed row was refused for its data: it would be refused again', async () => {
+    const { api, user } = renderDialog(9, {
+      'GET /batch_runs/9': run(9, {
+        label: 'Import Excel contracts',
+        total: 3,
+        done: 3,
+        failed: 2,
+        retryable: 0,
+        rows: [row(1, 'ok', 'Created student and contract'), row(2, 'failed', 'Error for R2: IBAN: checksum wrong'), row(3, 'failed', 'Error for R3: Country: "Atlantis" is not known')],
+      }),
+      'POST /batch_runs/9/retry_failed': run(9, {}),
+    });
+    const retry = await screen.findByRole('button', { name: 'Retry failed rows' });
+    expect(retry).toBeDisabled();
+    expect(retry.parentElement).toHaveAttribute('aria-description', "Each of the 2 failed rows was refused for its data or its record's state, and would be refused again: correct them and start again");
+    await user.click(retry.parentElement!);
+    expect(api.sent('POST /batch_runs/9/retry_failed')).toHaveLength(0);
+  });
+
+  it('retries only the rows whose failure may pass, says so before, and says after in words what became of them', async () => {
+    const before = [
+      row(1, 'ok', 'Created student and contract'),
+      row(2, 'failed', 'Error for R2: given up after 3 attempts: it clashed with other changes each time', null, true),
+      row(3, 'failed', 'Error for R3: an unexpected error (see the server log)', null, true),
+      row(5, 'failed', 'Error for R5: IBAN: checksum wrong'),
+    ];
+    const { api, onFinished, user } = renderDialog(9, {
+      'GET /batch_runs/9': run(9, { label: 'Import Excel contracts', total: 4, done: 4, failed: 3, retryable: 2, rows: before }),
+      'POST /batch_runs/9/retry_failed': run(9, {
+        label: 'Import Excel contracts',
+        status: 'queued',
+        finished_timestamp: null,
+        total: 4,
+        done: 2,
+        failed: 1,
+        rows: [before[0]!, row(2, 'pending', null), row(3, 'pending', null), before[3]!],
+      }),
+    });
+    const retry = await screen.findByRole('button', { name: 'Retry failed rows' });
+    expect(screen.getByTestId('batch-retry-note')).toHaveTextContent(
+      'Retry does again the 2 rows that failed for a passing reason. 1 row refused for their data or state would be refused again and is left as it is.',
+    );
+    await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(1));
+    api.on(
+      'GET /batch_runs/9',
+      run(9, {
+        label: 'Import Excel contracts',
+        total: 4,
+        done: 4,
+        failed: 2,
+        retryable: 1,
+        rows: [before[0]!, row(2, 'ok', 'Created student and contract'), row(3, 'failed', 'Error for R3: an unexpected error (see the server log)', null, true), before[3]!],
+      }),
+    );
+    await user.click(retry);
+    expect(api.sent('POST /batch_runs/9/retry_failed')).toHaveLength(1);
+    expect(await screen.findByTestId('batch-retried', {}, { timeout: 5000 })).toHaveTextContent(
+      /^2 rows retried: 1 done, 1 failed again — Error for R3: an unexpected error \(see the server log\)$/,
+    );
+    expect(screen.getByTestId('batch-status')).toHaveTextContent('Finished: 2 of 4 done, 2 failed');
+    await waitFor(() => expect(onFinished).toHaveBeenCalledTimes(2));
   });
 
   it('follows a run while it works, and cancels it on request', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, List, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { formatMoney, isRunOver, type BatchRun } from '@app/contracts';
 import { api, apiDownload, type DownloadedFile } from '../../lib/api-client';
@@ -7,6 +7,7 @@ import { useAlerts } from '../../lib/alerts';
 import { saveFile } from '../../lib/save-file';
 import { runStanding } from './run-standing';
 import { useReturnFocus } from '../../lib/focus';
+import { ReasonTooltip } from '../../lib/reason-tooltip';
 
 /** How often the dialog asks how far a run has come. */
 export const BATCH_POLL_MS = 400;
@@ -30,6 +31,32 @@ const hasAmount = (run: BatchRun): run is BatchRun & { amount: number } => run.a
 
 const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pending: '…', ok: 'OK', failed: 'Refused', cancelled: 'Cancelled' };
 
+const rowsText = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+
+/**
+ * What Retry failed rows will do, before it is clicked: it does again only the rows whose failure may pass (a
+ * clash, a fault); a row refused for its data or its record's state would be refused the same way again.
+ */
+function retryNote(run: BatchRun): { disabled: string | null; note: string | null } {
+  const left = run.failed - run.retryable;
+  if (run.retryable === 0) {
+    return {
+      disabled: `${run.failed === 1 ? 'The failed row was' : `Each of the ${run.failed} failed rows was`} refused for its data or its record's state, and would be refused again: correct ${run.failed === 1 ? 'it' : 'them'} and start again`,
+      note: null,
+    };
+  }
+  if (left === 0) return { disabled: null, note: null };
+  return { disabled: null, note: `Retry does again the ${rowsText(run.retryable)} that failed for a passing reason. ${rowsText(left)} refused for their data or state would be refused again and ${left === 1 ? 'is' : 'are'} left as ${left === 1 ? 'it is' : 'they are'}.` };
+}
+
+/** What a retry did, in words: "2 rows retried: 1 done, 1 failed again — Error for row 5: IBAN: checksum wrong". */
+function retrySummary(run: BatchRun, ids: readonly number[]): string {
+  const rows = run.rows.filter((r) => ids.includes(r.id));
+  const again = rows.filter((r) => r.status === 'failed');
+  const done = rows.filter((r) => r.status === 'ok').length;
+  return `${rowsText(ids.length)} retried: ${done} done, ${again.length} failed again${again.length > 0 ? ` — ${again.map((r) => r.message).join('; ')}` : ''}`;
+}
+
 /**
  * The one batch dialog (spec §4 "Batch runs", DESIGN §10): follows a server-side run with a progress bar and its
  * `Error for {reference}` lines, says `Finished`, then lets the user download the result or retry the failed
@@ -38,6 +65,9 @@ const resultLabel: Record<BatchRun['rows'][number]['status'], string> = { pendin
 export function BatchDialog({ runId, onClose, onFinished, downloadResult, resultName }: BatchDialogProps) {
   useReturnFocus();
   const [current, setCurrent] = useState(runId);
+  /** The rows the last Retry failed rows did again, to say what became of them once the run is over. */
+  const [retried, setRetried] = useState<{ runId: number; ids: number[] } | null>(null);
+  const queryClient = useQueryClient();
   const alerts = useAlerts();
   const finishedOnce = useRef(new Set<number>());
   const query = useQuery({
@@ -61,7 +91,7 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
   }, [run, over, onFinished]);
 
   const steer = useMutation({
-    mutationFn: async (what: 'retry_failed' | 'cancel' | 'confirm') => {
+    mutationFn: async (what: 'cancel' | 'confirm') => {
       const answer = await api.post<BatchRun | { run_id: number }>(`/batch_runs/${current}/${what}`, {});
       return { what, answer };
     },
@@ -75,6 +105,18 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
     onError: (error) => alerts.showFailure(error, 'running the batch'),
   });
 
+  const retry = useMutation({
+    mutationFn: async (ids: number[]) => ({ ids, answer: await api.post<BatchRun>(`/batch_runs/${current}/retry_failed`, {}) }),
+    onSuccess: ({ ids, answer }) => {
+      setRetried({ runId: answer.id, ids });
+      finishedOnce.current.delete(answer.id);
+      // The run as the retry left it (queued again): the dialog follows it from there, and never reads the rows
+      // of before the retry as its outcome.
+      queryClient.setQueryData(['batch_runs', answer.id], answer);
+    },
+    onError: (error) => alerts.showFailure(error, 'running the batch'),
+  });
+
   const download = useMutation({
     mutationFn: () => (downloadResult ? downloadResult() : apiDownload(`/batch_runs/${current}/result`, { method: 'GET' })),
     onSuccess: (file) => saveFile(file, resultName ?? `Batch_${current}.xlsx`),
@@ -82,6 +124,7 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
   });
 
   const failed = run?.rows.filter((r) => r.status === 'failed') ?? [];
+  const retryOffer = run && run.status === 'finished' && !run.dry_run && run.failed > 0 ? retryNote(run) : null;
   const percent = run && run.total > 0 ? Math.round((run.done / run.total) * 100) : 0;
   const title = run ? (run.dry_run ? `Preview: ${run.label}` : run.label) : 'Batch';
 
@@ -104,6 +147,11 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
             <Text size="sm" aria-live="polite" data-testid="batch-status">
               {runStanding(run)}
             </Text>
+            {over && retried?.runId === run.id && (
+              <Text size="sm" role="status" data-testid="batch-retried">
+                {retrySummary(run, retried.ids)}
+              </Text>
+            )}
             {failed.length > 0 && (
               <ScrollArea.Autosize mah={220} type="auto">
                 <List size="sm" spacing={2} aria-label="Errors" c="red.9">
@@ -164,6 +212,11 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
             </ScrollArea.Autosize>
           </>
         )}
+        {retryOffer?.note && (
+          <Text size="sm" c="dimmed" data-testid="batch-retry-note">
+            {retryOffer.note}
+          </Text>
+        )}
         <Group justify="flex-end" gap="xs">
           {run && !over && (
             <Button variant="default" onClick={() => steer.mutate('cancel')} loading={steer.isPending && steer.variables === 'cancel'}>
@@ -176,10 +229,17 @@ export function BatchDialog({ runId, onClose, onFinished, downloadResult, result
             </Button>
           )}
           {/* The API retries a finished run only: a cancelled one's rows not done stay not done. */}
-          {run && run.status === 'finished' && !run.dry_run && run.failed > 0 && (
-            <Button variant="default" onClick={() => steer.mutate('retry_failed')} loading={steer.isPending && steer.variables === 'retry_failed'}>
-              Retry failed rows
-            </Button>
+          {run && retryOffer && (
+            <ReasonTooltip reason={retryOffer.disabled}>
+              <Button
+                variant="default"
+                disabled={retryOffer.disabled !== null}
+                onClick={() => retry.mutate(run.rows.filter((r) => r.status === 'failed' && r.retryable).map((r) => r.id))}
+                loading={retry.isPending}
+              >
+                Retry failed rows
+              </Button>
+            </ReasonTooltip>
           )}
           {run?.dry_run && over && run.status === 'finished' && run.failed < run.total && (
             <Button onClick={() => steer.mutate('confirm')} loading={steer.isPending && steer.variables === 'confirm'}>

@@ -22,13 +22,14 @@ const working: BatchRun = {
   ...summary(7, { label: 'Create Invoice', status: 'running', total: 4, done: 1, finished_timestamp: null }),
   resource: 'invoice',
   action: 'create_pdf',
+  retryable: 0,
   amount: null,
   created_user: 'Ada Lovelace',
   source_run_id: null,
   totals: [],
   rows: [
-    { id: 1, reference: 'R1', status: 'ok', ok: true, message: 'Done', amount: null },
-    { id: 2, reference: 'R2', status: 'pending', ok: false, message: null, amount: null },
+    { id: 1, reference: 'R1', status: 'ok', ok: true, message: 'Done', amount: null, retryable: false },
+    { id: 2, reference: 'R2', status: 'pending', ok: false, message: null, amount: null, retryable: false },
   ],
 };
 

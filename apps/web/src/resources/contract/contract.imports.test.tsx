@@ -19,13 +19,14 @@ function run(id: number, dryRun: boolean, rows: { id: number; reference: string;
       total: rows.length,
       done: rows.length,
       failed: rows.filter((r) => !r.ok).length,
+      retryable: 0,
       amount: null,
       created_user: 'Uma User',
       created_timestamp: SEEN,
       finished_timestamp: LATER,
       source_run_id: null,
       totals: [],
-      rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
+      rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null, retryable: false })),
     },
   };
 }
@@ -60,7 +61,7 @@ describe('the contract overview Import menu', () => {
     const api = importApi({
       'POST /contracts/import': { status: 202, body: { filename: 'Intake 2021 – Zoë.xlsx', run_id: 4 } },
       'GET /batch_runs/4': run(4, true, [
-        { id: 0, reference: 'row 2', ok: true, message: 'Created student and contract' },
+        { id: 0, reference: 'row 2', ok: true, message: 'Will create student and contract' },
         { id: 1, reference: 'row 3', ok: false, message: 'Error for row 3: IBAN: checksum wrong' },
       ]),
       'POST /batch_runs/4/confirm': { status: 202, body: { run_id: 5 } },
@@ -79,7 +80,7 @@ describe('the contract overview Import menu', () => {
     expect((sent.get('file') as File).name).toBe('Intake 2021 – Zoë.xlsx');
 
     const preview = await screen.findByRole('dialog', { name: 'Preview: Import Excel contracts' });
-    expect(await within(preview).findByText('Created student and contract')).toBeInTheDocument();
+    expect(await within(preview).findByText('Will create student and contract')).toBeInTheDocument();
     expect(within(preview).getByText('Error for row 3: IBAN: checksum wrong')).toBeInTheDocument();
     await user.click(within(preview).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(api.sent('POST /batch_runs/4/confirm')).toHaveLength(1));

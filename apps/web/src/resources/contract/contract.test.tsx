@@ -91,7 +91,7 @@ async function changeStatus(user: ReturnType<typeof renderApp>['user'], label: s
 }
 
 /** A finished batch run as `GET /batch_runs/{id}` answers it. */
-function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string }[]) {
+function finishedRun(id: number, label: string, rows: { id: number; reference: string; ok: boolean; message: string; retryable?: boolean }[]) {
   const failed = rows.filter((r) => !r.ok).length;
   return {
     body: {
@@ -104,13 +104,14 @@ function finishedRun(id: number, label: string, rows: { id: number; reference: s
       total: rows.length,
       done: rows.length,
       failed,
+      retryable: rows.filter((r) => !r.ok && r.retryable).length,
       amount: null,
       created_user: 'Ada Admin',
       created_timestamp: SEEN,
       finished_timestamp: LATER,
       source_run_id: null,
       totals: [],
-      rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null })),
+      rows: rows.map((r) => ({ ...r, status: r.ok ? 'ok' : 'failed', amount: null, retryable: r.retryable ?? false })),
     },
   };
 }
@@ -388,7 +389,8 @@ describe('contracts overview', () => {
       const api = contractApi({
         'POST /contracts/batch/update_status': { status: 202, body: { run_id: 8 } },
         'GET /batch_runs/8': finishedRun(8, 'Change status', [
-          { id: 1, reference: 'A000001', ok: false, message: 'Error for A000001: A contract with status "Offer accepted" cannot change to "Graduated"' },
+          // A failure that may pass (a clash with other changes): Retry failed rows does it again.
+          { id: 1, reference: 'A000001', ok: false, message: 'Error for A000001: given up after 3 attempts: it clashed with other changes each time', retryable: true },
           { id: 2, reference: 'A000002', ok: true, message: 'Enrolled → Graduated' },
         ]),
         'POST /batch_runs/8/retry_failed': finishedRun(8, 'Change status', []),
@@ -404,7 +406,7 @@ describe('contracts overview', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Run' }));
       expect(api.last('POST /contracts/batch/update_status')!.body).toEqual({ contract_status_id: 5, ids: [1, 2], versions: { '1': SEEN, '2': SEEN } });
       const run = await screen.findByRole('dialog', { name: 'Change status' });
-      expect(await within(run).findByText('Error for A000001: A contract with status "Offer accepted" cannot change to "Graduated"')).toBeInTheDocument();
+      expect(await within(run).findByText('Error for A000001: given up after 3 attempts: it clashed with other changes each time')).toBeInTheDocument();
       await user.click(within(run).getByRole('button', { name: 'Retry failed rows' }));
       await waitFor(() => expect(api.sent('POST /batch_runs/8/retry_failed')).toHaveLength(1));
     });
