@@ -49,7 +49,12 @@ function worklists(): Worklist[] {
     { label: 'Payments not confirmed', hint: 'invoice payments whose confirmation has not gone', resource: invoicePaymentResource, filter: { email_sent: 'false' } },
     { label: 'Scholarship payments to schedule', hint: `planned for ${today} or earlier`, resource: scholarshipPaymentResource, view: 'planned', filter: { planned_before: dueBy }, exact: true },
     { label: 'Scholarship payments ready for export', hint: 'scheduled, allowed and not yet exported to the bank', resource: scholarshipPaymentResource, view: 'numbered', filter: { ready_for_export: 'true' } },
-    { label: 'E-mails that failed', hint: 'mails the server did not accept, in the Outbox', resource: outboxResource, filter: { status: 'failed' } },
+    {
+      label: 'E-mails failed or waiting to retry',
+      hint: 'mails the server refused, and mails waiting for another try after a failed one (Resend sends them now)',
+      resource: outboxResource,
+      filter: { delivery: 'failed_or_retrying' },
+    },
   ];
 }
 
@@ -92,8 +97,8 @@ function Count({ list }: { list: Worklist }) {
 
 /**
  * What waits for staff (decision 048): the work lists of a day — invoices to number and send, payments to
- * confirm, payouts to schedule and export, mails that failed — each counted and linked to its overview with the
- * filter set. Only the lists the user's role may read.
+ * confirm, payouts to schedule and export, mails that failed or wait to retry (decision 068) — each counted and
+ * linked to its overview with the filter set. Only the lists the user's role may read.
  */
 export function NeedsAttention() {
   const { hasLevel } = useAuth();

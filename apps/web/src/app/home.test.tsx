@@ -27,7 +27,7 @@ describe('the home screen', () => {
     expect(await within(card).findByLabelText('Planned invoices due: 3')).toBeInTheDocument();
     expect(await within(card).findByLabelText('Payments not confirmed: 0')).toBeInTheDocument();
     expect(await within(card).findByLabelText('Scholarship payments ready for export: about 12.000')).toBeInTheDocument();
-    expect(await within(card).findByLabelText('E-mails that failed: 2')).toBeInTheDocument();
+    expect(await within(card).findByLabelText('E-mails failed or waiting to retry: 2')).toBeInTheDocument();
     // One row each: the count is the list's total, asked with the overview's own view and filter.
     const asked = (path: '/invoices' | '/scholarship_payments' | '/invoice_payments' | '/outbox') =>
       api.sent(`GET ${path}`).map((r) => Object.fromEntries([...r.query.entries()].filter(([k]) => k !== 'per_page')));
@@ -35,8 +35,10 @@ describe('the home screen', () => {
     // reads the whole view keeps the estimate (decision 067).
     expect(asked('/invoices')).toEqual([{ planned: 'true', planned_before: tomorrow(), count: 'exact' }, { numbered: 'true', email_sent: 'false' }, { numbered: 'true', open: 'true' }]);
     expect(asked('/scholarship_payments')).toEqual([{ planned: 'true', planned_before: tomorrow(), count: 'exact' }, { numbered: 'true', ready_for_export: 'true' }]);
-    expect(asked('/outbox')).toEqual([{ status: 'failed' }]);
+    // A mail waiting to retry after connection errors needs a look as a failed one does (decision 068).
+    expect(asked('/outbox')).toEqual([{ delivery: 'failed_or_retrying' }]);
     expect(api.sent('GET /invoices').every((r) => r.query.get('per_page') === '1')).toBe(true);
+    expect(within(card).getByRole('link', { name: 'E-mails failed or waiting to retry' })).toHaveAttribute('href', '/outbox?delivery=failed_or_retrying');
 
     await user.click(within(card).getByRole('link', { name: 'Scholarship payments ready for export' }));
     await waitFor(() => expect(location()).toBe('/scholarshippayments/numbered?ready_for_export=true'));
@@ -47,7 +49,7 @@ describe('the home screen', () => {
     renderApp('/', api);
     const card = await screen.findByRole('region', { name: 'Needs attention' });
     expect(await within(card).findByLabelText('Open invoices: 3')).toBeInTheDocument();
-    expect(within(card).queryByText('E-mails that failed')).not.toBeInTheDocument();
+    expect(within(card).queryByText('E-mails failed or waiting to retry')).not.toBeInTheDocument();
     expect(api.sent('GET /outbox')).toHaveLength(0);
     expect(await within(card).findByText('not counted')).toHaveAttribute('title', 'Server error');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

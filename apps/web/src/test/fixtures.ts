@@ -191,4 +191,5 @@ export const emailConfig: EmailConfig = {
   from_email_address: 'office@example.org',
   test_email_address: 'tester@example.org',
   edit_timestamp: '2024-05-01T10:00:00.000Z',
+  reply_to_address: 'scholarships@example.org',
 };

@@ -19,6 +19,11 @@ export const EmailConfigSchema = z.object({
   from_email_address: z.string(),
   test_email_address: z.string().nullable(),
   edit_timestamp: z.string(),
+  /**
+   * Where replies to every mail go (the Reply-To header): the server's environment sets it (OFFICE_EMAIL), not
+   * these settings. Null when there is none (OFFICE_EMAIL empty, or the From address itself).
+   */
+  reply_to_address: z.string().nullable(),
 });
 export type EmailConfig = z.infer<typeof EmailConfigSchema>;
 

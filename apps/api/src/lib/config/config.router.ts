@@ -29,7 +29,7 @@ export function configRouter(ctx: AppContext): Router {
    */
   const configAnswer = async (req: Request): Promise<Config> => ({
     version: APP_VERSION,
-    email_config: roleHasLevel(actorOf(req).user.userrole_name, 'developer') ? await emailConfigForDisplay(ctx.db) : null,
+    email_config: roleHasLevel(actorOf(req).user.userrole_name, 'developer') ? await emailConfigForDisplay(ctx.db, ctx.env) : null,
     templates: await templateList(ctx.db, ctx.env),
   });
 

@@ -82,6 +82,11 @@ export interface CrudConfig<T extends CrudTable = CrudTable> {
   table: T;
   /** The row as the API answers it: field name → column or SQL (joined names included). */
   columns: Selection;
+  /**
+   * Fields only a record's detail answers (`GET /{path}/{id}`: one row), not its lists: look-ups a list has no use
+   * for. A page sorted without an index evaluates its columns for every row it sorts, before its LIMIT.
+   */
+  detailColumns?: Selection;
   /** Joins the `columns` need. */
   joins?: (q: PgSelect) => PgSelect;
   /**
@@ -446,9 +451,9 @@ export function createCrudService<T extends CrudTable>(ctx: { db: Database; env:
    * One record by id, outside a transaction, as a named prepared statement: planning its joins and computed
    * columns took 3–4 ms of the 4 ms an invoice's read cost PostgreSQL; each pooled connection now plans it once.
    */
-  const getById = once(() => prepareNamed(selectRows(db).where(eq(table.id, sql.placeholder('id')))));
+  const getById = once(() => prepareNamed(selectRows(db, config.detailColumns).where(eq(table.id, sql.placeholder('id')))));
   async function get(id: number, tx: DbOrTx = db): Promise<Row> {
-    const [row] = tx === db ? await getById().execute({ id }) : await selectRows(tx).where(eq(table.id, id));
+    const [row] = tx === db ? await getById().execute({ id }) : await selectRows(tx, config.detailColumns).where(eq(table.id, id));
     if (!row) throw new AppError('NOT_FOUND', `${resource.title} ${id} not found`);
     return row;
   }

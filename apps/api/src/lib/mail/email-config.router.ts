@@ -16,12 +16,12 @@ import { emailConfigForDisplay, readSmtpSettings, updateEmailConfig } from './se
 export function emailConfigRouter(ctx: AppContext): Router {
   const router = Router();
   route(router, 'get', '/config/email', async (_req, res) => {
-    res.json(await emailConfigForDisplay(ctx.db));
+    res.json(await emailConfigForDisplay(ctx.db, ctx.env));
   });
   route(router, 'put', '/config/email', async (req, res) => {
     const change = parseInput(EmailConfigUpdateSchema, req.body ?? {}, 'Email settings');
     const version = req.get('If-Match') ?? undefined;
-    res.json(await ctx.db.transaction((tx) => updateEmailConfig(tx, actorOf(req), change, version)));
+    res.json(await ctx.db.transaction((tx) => updateEmailConfig(tx, ctx.env, actorOf(req), change, version)));
   });
   route(router, 'post', '/config/email/send_test', async (req, res) => {
     parseInput(z.object({}).strict(), req.body ?? {}, 'test mail');

@@ -16,7 +16,7 @@ const isAddress = (value: string) => z.email().safeParse(value).success;
  * not a bare `noreply@…`. Replies go to OFFICE_EMAIL, the address the templates print, when it is an address and
  * not the From address already.
  */
-export function senderOf(env: Env, fromAddress: string): Sender {
+export function senderOf(env: Pick<Env, 'OFFICE_EMAIL' | 'OFFICE_NAME'>, fromAddress: string): Sender {
   const office = env.OFFICE_EMAIL.trim();
   const replyTo = office !== '' && isAddress(office) && office.toLowerCase() !== fromAddress.trim().toLowerCase() ? office : undefined;
   return { from: { name: env.OFFICE_NAME, address: fromAddress }, ...(replyTo ? { replyTo } : {}) };

@@ -139,9 +139,13 @@ export async function queueMail(tx: Tx, actor: Actor | null, mail: MailToQueue):
  * The delivery job of a row, now or at `runAt`. SMTP outcomes never make the job fail (the outbox decides about
  * retries, decision 016); graphile-worker retries it only when it threw — the database failed before or after
  * the send — and the claim makes that harmless: a row whose delivery began is never claimed again.
+ *
+ * A row has one delivery job waiting at most: the job key is the row's, so a new job of the row replaces the one
+ * waiting (graphile-worker moves its `run_at`; a job already running keeps running, without the key). Resend of a
+ * mail waiting to retry thereby moves its next try to now, rather than adding a second one beside it.
  */
 export async function addMailJob(tx: DbOrTx, outboxId: number, runAt?: Date): Promise<void> {
-  await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt });
+  await addJob(tx, MAIL_TASK, { outbox_id: outboxId }, { maxAttempts: 10, runAt, jobKey: `${MAIL_TASK}:${outboxId}` });
 }
 
 /** The contract and student of the record a mail concerns (a contract, an invoice or credit note, a payment). */
@@ -178,14 +182,20 @@ const MAIL_RECORDS = {
   invoice_payment: { table: invoicePayments, what: 'a payment' },
 } as const;
 
-/** Puts a failed or unknown mail back in the queue, by hand (the Resend action); refused while it could not go. */
+/**
+ * Puts a failed or unknown mail back in the queue, by hand (the Resend action), or has a queued one waiting to retry
+ * tried now; refused while it could not go. The caller holds the row's lock, as the delivery's claim takes it: a
+ * delivery under way is seen here and refused, and one claimed after this finds the row ready for one attempt.
+ */
 export async function requeueMail(tx: Tx, actor: Actor, id: number): Promise<{ recipient: string; was?: string }> {
   await requireMailSettings(tx);
   const [mail] = await tx
-    .select({ resource: outbox.resource, recordId: outbox.record_id, contractId: outbox.contract_id, recipient: outbox.recipient })
+    .select({ resource: outbox.resource, recordId: outbox.record_id, contractId: outbox.contract_id, recipient: outbox.recipient, sendingSince: outbox.sending_since })
     .from(outbox)
     .where(eq(outbox.id, id));
   if (!mail) throw new AppError('NOT_FOUND', `E-mail ${id} not found`);
+  // Its attempt may be accepted this very moment: a second one beside it could deliver it twice.
+  if (mail.sendingSince !== null) throw new AppError('CONFLICT', 'This e-mail is being handed to the SMTP server now: its outcome shows here in a moment');
   if (mail.resource && mail.recordId !== null && Object.hasOwn(MAIL_RECORDS, mail.resource)) {
     const { table, what } = MAIL_RECORDS[mail.resource as keyof typeof MAIL_RECORDS];
     const [still] = await tx.select({ id: table.id }).from(table).where(eq(table.id, mail.recordId));

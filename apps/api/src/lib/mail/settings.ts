@@ -4,6 +4,8 @@ import { emailSettings, type DbOrTx, type Tx } from '@app/db';
 import type { Actor } from '../crud/crud-service.js';
 import { describeChanges, diffFields, recordEvent } from '../events/record.js';
 import { parseVersion } from '../crud/crud-service.js';
+import type { Env } from '../../env.js';
+import { senderOf } from './headers.js';
 
 /** The stored settings, password included: for the delivery job only, never for an answer or a log line. */
 export interface SmtpSettings {
@@ -51,7 +53,10 @@ export async function requireMailSettings(db: DbOrTx): Promise<SmtpSettings> {
   return settings;
 }
 
-function forDisplay(s: SmtpSettings): EmailConfig {
+/** The environment's part of every mail: where replies go (OFFICE_EMAIL, through `senderOf`). */
+type MailEnv = Pick<Env, 'OFFICE_EMAIL' | 'OFFICE_NAME'>;
+
+function forDisplay(s: SmtpSettings, env: MailEnv): EmailConfig {
   return {
     smtp_servername: s.smtp_servername,
     smtp_port: s.smtp_port,
@@ -61,15 +66,17 @@ function forDisplay(s: SmtpSettings): EmailConfig {
     from_email_address: s.from_email_address,
     test_email_address: s.test_email_address,
     edit_timestamp: s.edit_timestamp.toISOString(),
+    // Shown, not edited: the server's environment sets it, and the templates print the same address.
+    reply_to_address: senderOf(env, s.from_email_address).replyTo ?? null,
   };
 }
 
 /**
  * The spec's `email_config` (§3) as `GET /config` and `GET /config/email` answer it: `smtp_password_set`
- * instead of the password, which no route ever answers.
+ * instead of the password, which no route ever answers; the Reply-To address the environment gives every mail.
  */
-export async function emailConfigForDisplay(db: DbOrTx): Promise<EmailConfig> {
-  return forDisplay(await readSmtpSettings(db));
+export async function emailConfigForDisplay(db: DbOrTx, env: MailEnv): Promise<EmailConfig> {
+  return forDisplay(await readSmtpSettings(db), env);
 }
 
 export interface EmailConfigChange {
@@ -87,7 +94,7 @@ export interface EmailConfigChange {
  * `version` is the edit_timestamp the client saw: settings changed since are refused (409), not overwritten.
  * The event lists the changed fields; the password only as "changed".
  */
-export async function updateEmailConfig(tx: Tx, actor: Actor, change: EmailConfigChange, version: string | undefined): Promise<EmailConfig> {
+export async function updateEmailConfig(tx: Tx, env: MailEnv, actor: Actor, change: EmailConfigChange, version: string | undefined): Promise<EmailConfig> {
   // The row is made the first time settings are saved, with the version the defaults are answered with (GET
   // before any save answers DEFAULTS, edit_timestamp 1970): a first save from the screen matches it.
   await tx.insert(emailSettings).values({ id: 1, edit_timestamp: DEFAULTS.edit_timestamp }).onConflictDoNothing();
@@ -113,7 +120,7 @@ export async function updateEmailConfig(tx: Tx, actor: Actor, change: EmailConfi
       .where(eq(emailSettings.id, 1));
     await recordEvent(tx, { type: 'update', userId: actor.user.id, resource: 'emailSettings', recordId: 1, message: `Email settings changed: ${describeChanges(changes)}`, changes });
   }
-  return forDisplay(await readSmtpSettings(tx));
+  return forDisplay(await readSmtpSettings(tx), env);
 }
 
 /**

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { EVENT_TYPE_IDS, outboxActions, type SessionUser } from '@app/contracts';
-import { contracts, logEvents, outbox, students } from '@app/db';
+import { contracts, invoicePayments, invoices, logEvents, outbox, students } from '@app/db';
 import type { Actor } from '../../lib/crud/crud-service.js';
 import { storeFile } from '../../lib/files/stored-files.js';
 import { classify, markStalledMails, recordAttempt, sendOne } from '../../lib/mail/deliver.js';
 import { addMailJob, queueMail, type MailToQueue } from '../../lib/mail/outbox.js';
 import { NO_MAIL_SETTINGS, readSmtpSettings, seedEmailSettings, settingsFromUrl } from '../../lib/mail/settings.js';
 import { setupTestApp } from '../../test/app.js';
-import { createContract, userWithToken } from '../../test/factories.js';
+import { createContract, createStudent, userWithToken } from '../../test/factories.js';
 import { sha256 } from '../../test/files.js';
 import { startTestSmtp } from '../../test/smtp.js';
 import { startTestWorkers } from '../../test/workers.js';
@@ -135,8 +135,24 @@ describe('Email settings', () => {
       from_email_address: 'office@example.org',
       test_email_address: 'tester@example.org',
       edit_timestamp: expect.any(String),
+      reply_to_address: t.ctx.env.OFFICE_EMAIL,
     });
     expect(saved.text).not.toContain(SECRET);
+  });
+
+  it('answer the Reply-To address the environment gives every mail (OFFICE_EMAIL), or none when it is the From address', async () => {
+    expect(t.ctx.env.OFFICE_EMAIL).toBe('scholarships@example.org');
+    const current = await api('get', '/config/email', developer.token).expect(200);
+    expect(current.body.reply_to_address).toBe('scholarships@example.org');
+    const same = await api('put', '/config/email/', developer.token)
+      .set('If-Match', current.body.edit_timestamp)
+      .send({ ...settingsBody, smtp_password: null, from_email_address: 'Scholarships@example.org' });
+    expect([same.status, same.body.reply_to_address]).toEqual([200, null]);
+    expect((await api('get', '/config/email', developer.token)).body.reply_to_address).toBeNull();
+    // Not a setting: a body naming it is refused by name, as any unknown field.
+    const edited = await api('put', '/config/email/', developer.token).send({ ...settingsBody, reply_to_address: 'elsewhere@example.org' });
+    expect([edited.status, Object.keys(edited.body.errors ?? {})]).toEqual([400, ['reply_to_address']]);
+    await api('put', '/config/email/', developer.token).set('If-Match', same.body.edit_timestamp).send({ ...settingsBody, smtp_password: null }).expect(200);
   });
 
   it('answer 400 naming the field for a missing port or server, an invalid from or test address, an unknown field', async () => {
@@ -560,6 +576,94 @@ describe('the Outbox overview', () => {
       EVENT_TYPE_IDS.emailQueued,
       EVENT_TYPE_IDS.emailSent,
     ]);
+  });
+});
+
+describe('the record a mail concerns (decision 068)', () => {
+  it('is named as staff know it: the invoice\'s and the payment\'s number, the contract\'s application number and student; none once deleted', async () => {
+    const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski' });
+    const contract = await createContract(t.db, { student_id: student.id });
+    const [invoice] = await t.db
+      .insert(invoices)
+      .values({ contract_id: contract.id, number: `R-${contract.id}`, year: 1, semester: 0, amount: '100.00', description: 'Fee', planned_date: '2026-03-01', invoice_date: '2026-03-01', document_type_id: 5 })
+      .returning();
+    const [payment] = await t.db.insert(invoicePayments).values({ number: `P-R-${contract.id}`, invoice_id: invoice!.id, payment_date: '2026-03-02', amount_paid: '100.00' }).returning();
+    const about = async (resource: string, id: number) => (await queue({ to: 'named@example.org', subject: `About ${resource} ${id}`, text: 'x', concerns: { resource, id } }));
+    const contractReference = `${contract.application_number} (Łukasz Wiśniewski)`;
+    const cases: [number, string | null][] = [
+      [await about('contract', contract.id), contractReference],
+      [await about('invoice', invoice!.id), `R-${contract.id}`],
+      [await about('invoice_payment', payment!.id), `P-R-${contract.id}`],
+    ];
+    for (const [id, reference] of cases) {
+      const detail = await api('get', `/outbox/${id}`, admin.token).expect(200);
+      expect(detail.body).toMatchObject({ record_reference: reference, contract_id: contract.id, contract_reference: contractReference });
+    }
+    const test = await settled((await api('post', '/config/email/send_test', developer.token).send({})).body.outbox_id as number);
+    expect((await api('get', `/outbox/${test.id}`, admin.token)).body).toMatchObject({ resource: 'emailSettings', record_reference: null, contract_reference: null });
+    // The detail's only: a list sorted without an index would look them up for every mail it sorts.
+    const listed = await api('get', `/outbox/?contract_id=${contract.id}`, admin.token).expect(200);
+    expect(listed.body.data).toHaveLength(3);
+    for (const row of listed.body.data) expect(row).not.toHaveProperty('record_reference');
+    for (const [id] of cases) await settled(id);
+    await t.db.delete(invoicePayments).where(eq(invoicePayments.id, payment!.id));
+    expect((await api('get', `/outbox/${cases[2]![0]}`, admin.token)).body).toMatchObject({ record_reference: null, contract_reference: contractReference });
+  });
+});
+
+describe('a queued mail waiting to retry (decision 068)', () => {
+  /** A mail whose last attempt met a refused connection, its next try an hour away. */
+  async function waiting(subject: string, values: Partial<typeof outbox.$inferInsert> = {}) {
+    return t.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(outbox)
+        .values({ recipient: 'waiting@example.org', subject, text_body: 'x', attempts: 2, last_reply: 'connect ECONNREFUSED 127.0.0.1:25', ...values })
+        .returning({ id: outbox.id });
+      await addMailJob(tx, row!.id, new Date(Date.now() + 3_600_000));
+      return row!.id;
+    });
+  }
+  const laterTries = async () =>
+    Number((await t.db.execute<{ n: string }>(sql`select count(*) as n from graphile_worker.jobs where task_identifier = 'deliver_mail' and run_at > now() + interval '10 minutes'`)).rows[0]!.n);
+
+  it('is counted with the failed ones, and Resend sends it now: once though asked twice at once, its waiting try moved rather than doubled', async () => {
+    const id = await waiting('Waiting for its next try');
+    const [failed] = await t.db.insert(outbox).values({ recipient: 'gone@example.org', subject: 'Failed', text_body: 'x', status: 'failed', attempts: 1 }).returning({ id: outbox.id });
+    const ids = async (query: string) => (await api('get', `/outbox/?per_page=200&${query}`, admin.token).expect(200)).body.data.map((r: { id: number }) => r.id) as number[];
+    expect(await ids('delivery=retrying')).toContain(id);
+    expect(await ids('delivery=retrying')).not.toContain(failed!.id);
+    const needingALook = await api('get', '/outbox/?per_page=200&delivery=failed_or_retrying', admin.token).expect(200);
+    expect(needingALook.body.data.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([id, failed!.id]));
+    expect(needingALook.body.data.every((r: { status: string; attempts: number }) => r.status === 'failed' || (r.status === 'queued' && r.attempts > 0))).toBe(true);
+    const bad = await api('get', '/outbox/?delivery=late', admin.token);
+    expect([bad.status, Object.keys(bad.body.errors ?? {})]).toEqual([400, ['delivery']]);
+    expect(await laterTries()).toBe(1);
+
+    const count = smtp.received.length;
+    const both = await Promise.all([0, 1].map(() => api('post', `/outbox/${id}/resend`, admin.token).send({})));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const row = await settled(id);
+    expect([row.status, row.attempts]).toEqual(['sent', 1]);
+    // Its try of an hour later was moved to now: nothing is left to try it again.
+    expect(await laterTries()).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.received.slice(count).filter((m) => m.subject === 'Waiting for its next try')).toHaveLength(1);
+    const events = await eventsOf(id);
+    expect(events.map((e) => e.eventtype_id)).toEqual([EVENT_TYPE_IDS.emailQueued, EVENT_TYPE_IDS.emailSent]);
+    expect(events[0]!.le_message).toBe('Resend: E-mail "Waiting for its next try" — queued again for waiting@example.org (was waiting to retry after 2 attempts)');
+    expect(await ids('delivery=retrying')).not.toContain(id);
+  });
+
+  it('is not sent again while an attempt is under way, nor before its first try', async () => {
+    const underWay = await waiting('Under way', { attempts: 1, sending_since: new Date() });
+    const refused = await api('post', `/outbox/${underWay}/resend`, admin.token).send({});
+    expect([refused.status, refused.body.message]).toEqual([409, 'This e-mail is being handed to the SMTP server now: its outcome shows here in a moment']);
+    expect(await api('get', '/outbox/?per_page=200&delivery=retrying', admin.token).then((r) => r.body.data.map((m: { id: number }) => m.id))).not.toContain(underWay);
+    const untried = await waiting('Not tried yet', { attempts: 0, last_reply: null });
+    const early = await api('post', `/outbox/${untried}/resend`, admin.token).send({});
+    expect([early.status, early.body.message]).toEqual([409, 'This e-mail has not been tried yet: it goes as soon as it can']);
+    // Out of the way of the tests after this one.
+    await t.db.update(outbox).set({ status: 'unknown', sending_since: null }).where(inArray(outbox.id, [underWay, untried]));
   });
 });
 

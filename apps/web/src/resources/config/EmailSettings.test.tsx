@@ -60,6 +60,23 @@ describe('the Email settings', () => {
     expect(await screen.findByText('SMTP server is not reachable by name')).toBeInTheDocument();
   });
 
+  it('show the Reply-To address read-only, set by the server\'s environment (OFFICE_EMAIL), or none; it is never sent', async () => {
+    const { api, user } = renderSettings();
+    const replyTo = await screen.findByLabelText('Reply-To address');
+    expect(replyTo).toHaveValue('scholarships@example.org');
+    expect(replyTo).toHaveAttribute('readonly');
+    expect(screen.getByText(/^Set by the server's environment \(OFFICE_EMAIL\), not here: replies to every mail go to it$/)).toBeInTheDocument();
+    // Saved with a From address that is the office's own: the server answers none, and the screen says so.
+    api.on('PUT /config/email/', { body: { ...stored, from_email_address: 'scholarships@example.org', reply_to_address: null, edit_timestamp: '2024-05-02T10:00:00.000Z' } });
+    const from = screen.getByLabelText(/From address/);
+    await user.clear(from);
+    await user.type(from, 'scholarships@example.org');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getByLabelText('Reply-To address')).toHaveValue('none'));
+    expect(screen.getByText(/none, so replies go to the From address/)).toBeInTheDocument();
+    expect(api.last('PUT /config/email/')!.body).not.toHaveProperty('reply_to_address');
+  });
+
   it('"Send test mail" asks the server to queue one and says so', async () => {
     const { api, user } = renderSettings();
     api.on('POST /config/email/send_test', { body: { message: 'Test mail queued: see the Outbox for its delivery', outbox_id: 7 } });

@@ -122,6 +122,18 @@ function EmailSettingsForm({ config, onDirtyChange }: { config: EmailConfig; onD
             key={form.key('smtp_password')}
           />
           <TextInput label="From address" type="email" required {...form.getInputProps('from_email_address')} key={form.key('from_email_address')} />
+          {/* Not a setting of this screen: the server's environment gives every mail its Reply-To (decision 068). */}
+          <TextInput
+            label="Reply-To address"
+            readOnly
+            variant="filled"
+            value={config.reply_to_address ?? 'none'}
+            description={
+              config.reply_to_address
+                ? 'Set by the server\'s environment (OFFICE_EMAIL), not here: replies to every mail go to it'
+                : 'Set by the server\'s environment (OFFICE_EMAIL), not here: none, so replies go to the From address'
+            }
+          />
           <TextInput label="Test address" type="email" {...form.getInputProps('test_email_address')} key={form.key('test_email_address')} />
         </SimpleGrid>
         <Group gap="xs">

@@ -7,18 +7,21 @@ import type { Detail } from '../../machinery/detail/use-detail';
 import { navigationTargets } from '../../lib/navigation';
 import { MAIL_CONCERNS } from './outbox.concerns';
 
-/** The record a mail concerns, as staff call it ("Invoice 123"): a link where its screen exists. */
+/**
+ * The record a mail concerns, as staff know it ("Invoice 2026-00012", "Contract A000012 (Łukasz Wiśniewski)", the
+ * API's `record_reference`): a link where its screen exists. A record that is gone is named by its id, unlinked.
+ */
 function concerns(m: OutboxMail) {
   if (m.resource === null || m.record_id === null) return '—';
   const kind = MAIL_CONCERNS[m.resource];
   if (!kind) return `${m.resource} ${m.record_id}`;
-  const label = kind.path ? `${kind.label} ${m.record_id}` : kind.label;
-  return kind.path ? (
+  if (!kind.path) return kind.label;
+  // The detail answers the reference (null when the record is gone); never asked of a list row.
+  if (!m.record_reference) return `${kind.label} ${m.record_id} (deleted)`;
+  return (
     <Anchor component={Link} to={kind.path(m.record_id)} size="sm">
-      {label}
+      {`${kind.label} ${m.record_reference}`}
     </Anchor>
-  ) : (
-    label
   );
 }
 
@@ -41,7 +44,7 @@ export function OutboxInfo({ detail }: { detail: Detail }) {
                 label: 'Contract',
                 value: (
                   <Anchor component={Link} to={navigationTargets.contract(m.contract_id)} size="sm">
-                    {`Contract ${m.contract_id}`}
+                    {m.contract_reference ?? `Contract ${m.contract_id}`}
                   </Anchor>
                 ),
               },

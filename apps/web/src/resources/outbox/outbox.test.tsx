@@ -18,6 +18,8 @@ function mail(id: number, status: string, overrides: Partial<Row> = {}): Row {
     resource: 'contract',
     record_id: 12,
     contract_id: 12,
+    record_reference: 'A000012 (Łukasz Wiśniewski)',
+    contract_reference: 'A000012 (Łukasz Wiśniewski)',
     attachment_names: null,
     created_user: 1,
     created_user_name: 'Ada Lovelace',
@@ -62,26 +64,56 @@ describe('the Outbox', () => {
     await waitFor(() => expect(api.sent('POST /outbox/2/resend')).toHaveLength(1));
     expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
     const info = screen.getByRole('region', { name: 'E-mail information' });
-    expect(within(info).getByRole('link', { name: 'Contract 12' })).toHaveAttribute('href', '/contract/12');
+    expect(within(info).getByRole('link', { name: 'Contract A000012 (Łukasz Wiśniewski)' })).toHaveAttribute('href', '/contract/12');
     expect(within(info).getByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('sends a queued mail waiting to retry now, by Resend; one not tried yet offers nothing to resend', async () => {
+    const waiting = mail(6, 'queued', { attempts: 2, last_reply: 'connect ECONNREFUSED 10.0.0.5:587' });
+    const api = stubApi({ ...session(adminUser), 'GET /outbox/6': { body: waiting }, 'GET /outbox/7': { body: mail(7, 'queued', { attempts: 0, last_reply: null }) }, 'GET /logging': page([]) });
+    api.on('POST /outbox/6/resend', { body: { ...waiting, attempts: 0 } });
+    const { user, router } = renderApp('/outbox/6', api);
+    await user.click(await screen.findByRole('button', { name: 'Resend' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/A mail waiting to retry is tried now/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(api.sent('POST /outbox/6/resend')).toHaveLength(1));
+    expect(api.last('POST /outbox/6/resend')!.headers['if-match']).toBe(waiting.edit_timestamp);
+    await router.navigate('/outbox/7');
+    await screen.findByText('Bank information request 7');
+    expect(await screen.findByRole('button', { name: 'Resend' })).toBeDisabled();
+  });
+
+  it('opens on the mails that need a look when Home links to them: failed or waiting to retry', async () => {
+    const api = stubApi({ ...session(adminUser), 'GET /outbox': page([mail(8, 'queued', { attempts: 1 })]) });
+    renderApp('/outbox?delivery=failed_or_retrying', api);
+    await screen.findByText('1-1 of 1');
+    expect(api.last('GET /outbox')!.query.get('delivery')).toBe('failed_or_retrying');
   });
 
   it('names what each mail concerns as staff call it, with a link to its screen and to its contract; the Concerns filter offers each kind', async () => {
     const api = stubApi({
       ...session(adminUser),
       'GET /outbox': page([mail(1, 'sent')]),
-      'GET /outbox/3': { body: mail(3, 'sent', { resource: 'invoice', record_id: 7 }) },
-      'GET /outbox/4': { body: mail(4, 'sent', { resource: 'invoice_payment', record_id: 9 }) },
-      'GET /outbox/5': { body: mail(5, 'sent', { resource: 'emailSettings', record_id: 1, contract_id: null }) },
+      'GET /outbox/3': { body: mail(3, 'sent', { resource: 'invoice', record_id: 7, record_reference: '2026-00012' }) },
+      'GET /outbox/4': { body: mail(4, 'sent', { resource: 'invoice_payment', record_id: 9, record_reference: 'P2026-00009' }) },
+      'GET /outbox/5': { body: mail(5, 'sent', { resource: 'emailSettings', record_id: 1, contract_id: null, record_reference: null, contract_reference: null }) },
+      'GET /outbox/9': { body: mail(9, 'failed', { resource: 'invoice_payment', record_id: 10, record_reference: null }) },
       'GET /logging': page([]),
     });
     const { user, router } = renderApp('/outbox/3', api);
     const info = () => screen.findByRole('region', { name: 'E-mail information' });
-    expect(within(await info()).getByRole('link', { name: 'Invoice 7' })).toHaveAttribute('href', '/invoice/numbered/7');
+    // Named as staff know them (decision 068), not by id.
+    expect(within(await info()).getByRole('link', { name: 'Invoice 2026-00012' })).toHaveAttribute('href', '/invoice/numbered/7');
     // An invoice's mail names its contract too (decision 045).
-    expect(within(await info()).getByRole('link', { name: 'Contract 12' })).toHaveAttribute('href', '/contract/12');
+    expect(within(await info()).getByRole('link', { name: 'A000012 (Łukasz Wiśniewski)' })).toHaveAttribute('href', '/contract/12');
     await router.navigate('/outbox/4');
-    expect(await screen.findByRole('link', { name: 'Invoice payment 9' })).toHaveAttribute('href', '/invoicepayment/9');
+    expect(await screen.findByRole('link', { name: 'Invoice payment P2026-00009' })).toHaveAttribute('href', '/invoicepayment/9');
+    // A payment deleted since: named by its id, with no link to a screen that is gone.
+    await router.navigate('/outbox/9');
+    await screen.findByText('Bank information request 9');
+    expect(within(await info()).getByText('Invoice payment 10 (deleted)')).toBeInTheDocument();
+    expect(within(await info()).queryByRole('link', { name: /Invoice payment/ })).not.toBeInTheDocument();
     await router.navigate('/outbox/5');
     await screen.findByText('Bank information request 5');
     expect(within(await info()).getByText('Test mail')).toBeInTheDocument();
