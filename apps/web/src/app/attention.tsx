@@ -97,7 +97,7 @@ function Count({ list }: { list: Worklist }) {
 
 /**
  * What waits for staff (decision 048): the work lists of a day — invoices to number and send, payments to
- * confirm, payouts to schedule and export, mails that failed or wait to retry (decision 068) — each counted and
+ * confirm, payouts to schedule and export, mails that failed or wait to retry (decision 070) — each counted and
  * linked to its overview with the filter set. Only the lists the user's role may read.
  */
 export function NeedsAttention() {

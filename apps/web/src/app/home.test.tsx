@@ -35,7 +35,7 @@ describe('the home screen', () => {
     // reads the whole view keeps the estimate (decision 067).
     expect(asked('/invoices')).toEqual([{ planned: 'true', planned_before: tomorrow(), count: 'exact' }, { numbered: 'true', email_sent: 'false' }, { numbered: 'true', open: 'true' }]);
     expect(asked('/scholarship_payments')).toEqual([{ planned: 'true', planned_before: tomorrow(), count: 'exact' }, { numbered: 'true', ready_for_export: 'true' }]);
-    // A mail waiting to retry after connection errors needs a look as a failed one does (decision 068).
+    // A mail waiting to retry after connection errors needs a look as a failed one does (decision 070).
     expect(asked('/outbox')).toEqual([{ delivery: 'failed_or_retrying' }]);
     expect(api.sent('GET /invoices').every((r) => r.query.get('per_page') === '1')).toBe(true);
     expect(within(card).getByRole('link', { name: 'E-mails failed or waiting to retry' })).toHaveAttribute('href', '/outbox?delivery=failed_or_retrying');

@@ -14,7 +14,7 @@ const o = outbox;
 const attachmentNames = sql<string | null>`(select string_agg(${storedFiles.filename}, ', ' order by ${outboxAttachments.position}) from ${outboxAttachments} join ${storedFiles} on ${storedFiles.id} = ${outboxAttachments.file_id} where ${outboxAttachments.outbox_id} = ${o.id})`;
 
 /**
- * The record a mail concerns as staff know it (decision 068), not by its id: an invoice's number (a planned one's
+ * The record a mail concerns as staff know it (decision 070), not by its id: an invoice's number (a planned one's
  * reference), a payment's number, a contract's application number and student; none when the record was deleted.
  * Each is one look-up by primary key, for the detail only: a list sorted without an index would make them for
  * every mail.
@@ -72,7 +72,7 @@ export function outboxModule(ctx: AppContext): ResourceModule {
       resource: (v) => eq(o.resource, String(v)),
       record_id: (v) => eq(o.record_id, Number(v)),
       contract_id: (v) => eq(o.contract_id, Number(v)),
-      // Home's count of mails that need a look (decision 068): failed, or waiting to be tried again.
+      // Home's count of mails that need a look (decision 070): failed, or waiting to be tried again.
       delivery: (v) => (v === 'retrying' ? waitingToRetry : or(eq(o.status, 'failed'), waitingToRetry)),
     },
     // The Resend of a mail about a contract, invoice or payment shows in that contract's history.

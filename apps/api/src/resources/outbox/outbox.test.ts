@@ -579,7 +579,7 @@ describe('the Outbox overview', () => {
   });
 });
 
-describe('the record a mail concerns (decision 068)', () => {
+describe('the record a mail concerns (decision 070)', () => {
   it('is named as staff know it: the invoice\'s and the payment\'s number, the contract\'s application number and student; none once deleted', async () => {
     const student = await createStudent(t.db, { first_name: 'Łukasz', last_name: 'Wiśniewski' });
     const contract = await createContract(t.db, { student_id: student.id });
@@ -611,7 +611,7 @@ describe('the record a mail concerns (decision 068)', () => {
   });
 });
 
-describe('a queued mail waiting to retry (decision 068)', () => {
+describe('a queued mail waiting to retry (decision 070)', () => {
   /** A mail whose last attempt met a refused connection, its next try an hour away. */
   async function waiting(subject: string, values: Partial<typeof outbox.$inferInsert> = {}) {
     return t.db.transaction(async (tx) => {

@@ -122,7 +122,7 @@ function EmailSettingsForm({ config, onDirtyChange }: { config: EmailConfig; onD
             key={form.key('smtp_password')}
           />
           <TextInput label="From address" type="email" required {...form.getInputProps('from_email_address')} key={form.key('from_email_address')} />
-          {/* Not a setting of this screen: the server's environment gives every mail its Reply-To (decision 068). */}
+          {/* Not a setting of this screen: the server's environment gives every mail its Reply-To (decision 070). */}
           <TextInput
             label="Reply-To address"
             readOnly

@@ -103,7 +103,7 @@ describe('the Outbox', () => {
     });
     const { user, router } = renderApp('/outbox/3', api);
     const info = () => screen.findByRole('region', { name: 'E-mail information' });
-    // Named as staff know them (decision 068), not by id.
+    // Named as staff know them (decision 070), not by id.
     expect(within(await info()).getByRole('link', { name: 'Invoice 2026-00012' })).toHaveAttribute('href', '/invoice/numbered/7');
     // An invoice's mail names its contract too (decision 045).
     expect(within(await info()).getByRole('link', { name: 'A000012 (Łukasz Wiśniewski)' })).toHaveAttribute('href', '/contract/12');
