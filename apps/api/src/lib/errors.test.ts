@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { apiPermissions } from '@app/contracts';
+import { apiPermissions, AppError } from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
 import { setupTestApp } from '../test/app.js';
@@ -93,6 +93,27 @@ describe('error answers', () => {
       expect(res.status, name).toBe(400);
       expect(res.body, name).toEqual({ message: 'The request body is malformed or incomplete' });
     }
+  });
+
+  it('cuts off a file the database broke off once it has begun (a statement timeout mid-export), rather than throwing on its headers', async () => {
+    const raw = express();
+    const handled: unknown[] = [];
+    raw.get('/export', (_req, res, next) => {
+      res.setHeader('Content-Type', 'application/octet-stream');
+      res.write('PK part of a file');
+      next(new AppError('SERVICE_UNAVAILABLE', 'The database did not answer in time'));
+    });
+    raw.use(errorHandler);
+    raw.use((err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => {
+      handled.push(err);
+      next();
+    });
+    const cut = await request(raw)
+      .get('/export')
+      .then(() => 'complete', (e: Error) => e.message);
+    // The client sees a download that broke off, not a whole file; the handler itself did not fail.
+    expect(cut).not.toBe('complete');
+    expect(handled).toEqual([]);
   });
 
   it('answers 404 JSON for unknown routes under /api', async () => {

@@ -72,7 +72,9 @@ export const errorHandler: ErrorRequestHandler = (caught: unknown, req, res, _ne
   const err = appErrorOfDatabase(caught) ?? caught;
   if (err instanceof AppError) {
     status = err.status;
-    if (err.code === 'SERVICE_UNAVAILABLE') res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    // Not once a file has begun (a streamed export the database broke off): its headers are gone, and setting
+    // one threw, which hid the failure behind "Cannot set headers after they are sent".
+    if (err.code === 'SERVICE_UNAVAILABLE' && !res.headersSent) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     body.message = err.message;
     if (err.errors) body.errors = err.errors;
   } else if (err instanceof z.ZodError) {
