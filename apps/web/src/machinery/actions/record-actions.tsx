@@ -90,13 +90,7 @@ function VariantButtons(props: ActionProps) {
     <ActionButton
       key={v.label}
       {...props}
-      action={{
-        ...action,
-        label: v.label,
-        variants: undefined,
-        offeredWhen: (row) => whyNotOffered(action, row, v.input),
-        doneBefore: action.doneBefore && ((row) => action.doneBefore!(row, v.input as never)),
-      }}
+      action={{ ...action, label: v.label, variants: undefined, offeredWhen: (row) => whyNotOffered(action, row, v.input) }}
       fixedInput={v.input as Record<string, unknown>}
     />
   ));
